@@ -1,0 +1,1 @@
+"""Stand-ins for the two external services, speaking their real wire protocols."""

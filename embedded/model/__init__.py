@@ -1,0 +1,1 @@
+"""An Anthropic-Messages-compatible offline model driven by a deterministic planner."""

@@ -1,0 +1,1 @@
+"""An Ontul-compatible data platform over SQLite, with real policies."""
