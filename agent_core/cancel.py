@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 
 class CancelToken:
