@@ -91,16 +91,27 @@ class EmbeddedProvider:
 def _serve(argv: list[str]) -> int:
     from embedded.launcher import start_embedded
 
-    parser = argparse.ArgumentParser(prog="regdesk serve", description=(
-        "Run the embedded Ontul-compatible platform and the offline model until interrupted."))
+    parser = argparse.ArgumentParser(
+        prog="regdesk serve",
+        description=(
+            "Run the embedded Ontul-compatible platform and the offline model until interrupted."
+        ),
+    )
     parser.add_argument("--host", default="127.0.0.1", help="interface to bind (default loopback)")
     parser.add_argument("--port", type=int, default=8765, help="platform port (0 = any free)")
-    parser.add_argument("--model-port", type=int, default=0, help="offline model port (0 = any free)")
-    parser.add_argument("--data-dir", type=Path, default=None,
-                        help="keep the database here (default: a scratch directory)")
+    parser.add_argument(
+        "--model-port", type=int, default=0, help="offline model port (0 = any free)"
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="keep the database here (default: a scratch directory)",
+    )
     args = parser.parse_args(argv)
-    services = start_embedded(host=args.host, ontul_port=args.port,
-                              model_port=args.model_port, data_dir=args.data_dir)
+    services = start_embedded(
+        host=args.host, ontul_port=args.port, model_port=args.model_port, data_dir=args.data_dir
+    )
     print(f"ontul: {services.ontul_url}", flush=True)
     print(f"model: {services.model_url}", flush=True)
     stopped = threading.Event()
@@ -117,8 +128,9 @@ def _serve(argv: list[str]) -> int:
 def _ground_truth(argv: list[str]) -> int:
     from embedded.launcher import platform_today, prepare_demo_database
 
-    argparse.ArgumentParser(prog="regdesk ground-truth",
-                            description="Print the demo organisation's facts as JSON.").parse_args(argv)
+    argparse.ArgumentParser(
+        prog="regdesk ground-truth", description="Print the demo organisation's facts as JSON."
+    ).parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="regdesk-gt-") as scratch:
         _, truth = prepare_demo_database(Path(scratch), platform_today())
     print(json.dumps(truth, ensure_ascii=False, indent=2))

@@ -73,7 +73,12 @@ def prepare_demo_database(data_dir: Path, today: date) -> tuple[Path, dict[str, 
         truth: dict[str, Any] = json.loads(truth_path.read_text(encoding="utf-8"))
         if truth.get("today") == today.isoformat():
             return db_path, truth
-    for stale in (db_path, truth_path, data_dir / (DB_NAME + "-wal"), data_dir / (DB_NAME + "-shm")):
+    for stale in (
+        db_path,
+        truth_path,
+        data_dir / (DB_NAME + "-wal"),
+        data_dir / (DB_NAME + "-shm"),
+    ):
         stale.unlink(missing_ok=True)
     return db_path, build_demo_database(db_path, today)
 
