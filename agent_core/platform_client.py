@@ -1,0 +1,474 @@
+"""HTTP client for the Ontul data platform (SPEC §2), one token per persona.
+
+Every call has a timeout. On a 401 the client re-authenticates once (refresh,
+else a fresh login) and retries; a second 401 raises ``PlatformAuthError``,
+never an empty result. Two quirks of real deployments are smoothed here: DATE
+values sent as integer epoch days become ISO dates, and a hybrid search whose
+lexical side matched nothing (``SQL parse error: Encountered "WHERE"``) means
+zero rows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import socket
+import threading
+import weakref
+from typing import Any
+from urllib.parse import quote
+
+import requests
+from requests.adapters import HTTPAdapter
+from urllib3.connection import HTTPConnection
+from urllib3.connectionpool import HTTPConnectionPool
+
+from agent_core.errors import (
+    PlatformAuthError,
+    PlatformBadRequestError,
+    PlatformError,
+    PlatformForbiddenError,
+    PlatformNetworkError,
+    PlatformNotFoundError,
+    PlatformServerError,
+    PlatformTimeoutError,
+)
+
+DEFAULT_TIMEOUT_S = 15.0
+"""Read timeout of every platform call, in seconds."""
+
+EMPTY_SEARCH_QUIRK = 'SQL parse error: Encountered "WHERE"'
+"""Error text a real Ontul returns for a hybrid search with no lexical match."""
+
+_FORBIDDEN_WORDS = re.compile(
+    r"denied|not allowed|not permitted|forbidden|permission|unauthori[sz]ed|권한|거부",
+    re.IGNORECASE,
+)
+_DATE_NAME = re.compile(r"(_from|_to|_date|일)$")
+_EPOCH = dt.date(1970, 1, 1)
+
+
+def epoch_days_to_iso(value: int) -> str:
+    """Render an integer count of days since 1970-01-01 as an ISO date.
+
+    Args:
+        value: Days since the Unix epoch.
+
+    Returns:
+        ``YYYY-MM-DD``.
+    """
+    return (_EPOCH + dt.timedelta(days=value)).isoformat()
+
+
+def normalise_dates(
+    columns: list[str], rows: list[list[Any]], types: list[str] | None = None
+) -> list[list[Any]]:
+    """Turn integer epoch days in date columns into ISO strings.
+
+    A column counts as a date when its declared type says DATE, or its name ends
+    in ``_from``, ``_to``, ``_date`` or ``일`` (입사일, 청구일).
+
+    Args:
+        columns: Column names.
+        rows: Row values, in column order.
+        types: Declared column types, when the endpoint sends them.
+
+    Returns:
+        New rows with converted values.
+    """
+    date_cols = set()
+    for i, name in enumerate(columns):
+        declared = (types[i] if types and i < len(types) else "") or ""
+        if "DATE" in declared.upper() or _DATE_NAME.search(str(name)):
+            date_cols.add(i)
+    if not date_cols:
+        return [list(r) for r in rows]
+    out: list[list[Any]] = []
+    for row in rows:
+        new = list(row)
+        for i in date_cols:
+            if i < len(new) and isinstance(new[i], int) and not isinstance(new[i], bool):
+                new[i] = epoch_days_to_iso(new[i])
+        out.append(new)
+    return out
+
+
+class _TrackedConnection(HTTPConnection):
+    """An HTTP connection that registers its socket so ``abort()`` can end it."""
+
+    registry: weakref.WeakSet[_TrackedConnection]
+
+    def connect(self) -> None:
+        super().connect()
+        self.registry.add(self)
+
+
+class _AbortableAdapter(HTTPAdapter):
+    """Transport adapter whose open sockets can be shut down from another thread."""
+
+    def __init__(self) -> None:
+        self.connections: weakref.WeakSet[_TrackedConnection] = weakref.WeakSet()
+        super().__init__(pool_connections=2, pool_maxsize=4, max_retries=0)
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        registry = self.connections
+        conn_cls = type("Conn", (_TrackedConnection,), {"registry": registry})
+        pool_cls = type("Pool", (HTTPConnectionPool,), {"ConnectionCls": conn_cls})
+        self.poolmanager.pool_classes_by_scheme = {
+            **self.poolmanager.pool_classes_by_scheme,
+            "http": pool_cls,
+        }
+
+    def abort(self) -> None:
+        """Shut down every open socket so blocked reads return at once."""
+        for conn in list(self.connections):
+            sock = getattr(conn, "sock", None)
+            if sock is not None:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+
+def _classify_message(message: str) -> type[PlatformError]:
+    if _FORBIDDEN_WORDS.search(message):
+        return PlatformForbiddenError
+    if re.search(r"not found|unknown|does not exist|no such", message, re.IGNORECASE):
+        return PlatformNotFoundError
+    return PlatformBadRequestError
+
+
+class PlatformClient:
+    """Talks to one Ontul platform as one person.
+
+    Args:
+        base_url: Platform URL, e.g. ``http://127.0.0.1:8765``.
+        username: Login name.
+        password: Password (kept in memory only, for re-login on expiry).
+        timeout: Read timeout of every call, in seconds.
+        connect_timeout: Connect timeout, in seconds.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        username: str,
+        password: str,
+        timeout: float = DEFAULT_TIMEOUT_S,
+        connect_timeout: float = 5.0,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.username = username
+        self._password = password
+        self.timeout = timeout
+        self.connect_timeout = connect_timeout
+        self._session = requests.Session()
+        self._adapter = _AbortableAdapter()
+        self._session.mount("http://", self._adapter)
+        self._lock = threading.Lock()
+        self._access: str | None = None
+        self._refresh: str | None = None
+        self.is_admin = False
+        self.display_name: str | None = None
+        self.call_count = 0
+        """Number of HTTP requests made (for benchmarks)."""
+
+    # -- transport -------------------------------------------------------
+
+    def _raw(
+        self, method: str, path: str, body: dict[str, Any] | None, token: str | None
+    ) -> requests.Response:
+        headers = {"Accept": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.call_count += 1
+        try:
+            return self._session.request(
+                method,
+                self.base_url + path,
+                json=body,
+                headers=headers,
+                timeout=(self.connect_timeout, self.timeout),
+            )
+        except requests.Timeout as exc:
+            raise PlatformTimeoutError(f"platform did not answer in {self.timeout:g} s") from exc
+        except requests.RequestException as exc:
+            raise PlatformNetworkError(f"platform unreachable: {exc}") from exc
+
+    @staticmethod
+    def _json(resp: requests.Response) -> dict[str, Any]:
+        try:
+            data = resp.json()
+        except ValueError as exc:
+            raise PlatformServerError(
+                f"platform sent non-JSON (HTTP {resp.status_code})", resp.status_code
+            ) from exc
+        if isinstance(data, list):
+            return {"rows": data}
+        if not isinstance(data, dict):
+            raise PlatformServerError("platform sent an unexpected body", resp.status_code)
+        return data
+
+    def _raise_for(self, resp: requests.Response) -> None:
+        if resp.status_code < 400:
+            return
+        try:
+            message = str(self._json(resp).get("error") or resp.reason)
+        except PlatformError:
+            message = resp.reason or f"HTTP {resp.status_code}"
+        status = resp.status_code
+        if status == 401:
+            raise PlatformAuthError(message, status)
+        if status == 403:
+            raise PlatformForbiddenError(message, status)
+        if status == 404:
+            raise PlatformNotFoundError(message, status)
+        if status in (400, 409, 422):
+            raise PlatformBadRequestError(message, status)
+        raise PlatformServerError(message, status)
+
+    def abort(self) -> None:
+        """End any in-flight request from another thread (used on cancellation)."""
+        self._adapter.abort()
+
+    def close(self) -> None:
+        """Release the connection pool."""
+        self._session.close()
+
+    # -- authentication --------------------------------------------------
+
+    def login(self) -> dict[str, Any]:
+        """Log in with the stored credentials.
+
+        Returns:
+            The login response (``accessToken``, ``refreshToken``, ``username``, ``isAdmin``).
+
+        Raises:
+            PlatformAuthError: Credentials refused.
+        """
+        creds = {"username": self.username, "password": self._password}
+        resp = self._raw("POST", "/admin/auth/login", creds, None)
+        if resp.status_code in (401, 403):
+            raise PlatformAuthError(
+                f"login refused for {self.username}: {self._message(resp)}", resp.status_code
+            )
+        self._raise_for(resp)
+        data = self._json(resp)
+        with self._lock:
+            self._access = data.get("accessToken")
+            self._refresh = data.get("refreshToken")
+        if not self._access:
+            raise PlatformServerError("login response carried no token")
+        self.is_admin = bool(data.get("isAdmin"))
+        self.display_name = data.get("displayName") or data.get("display_name")
+        return data
+
+    def refresh(self) -> bool:
+        """Exchange the refresh token for a new access token.
+
+        Returns:
+            True on success, False when the platform refused the refresh token.
+        """
+        if not self._refresh:
+            return False
+        resp = self._raw("POST", "/admin/auth/refresh", {"refreshToken": self._refresh}, None)
+        if resp.status_code >= 400:
+            return False
+        token = self._json(resp).get("accessToken")
+        if not token:
+            return False
+        with self._lock:
+            self._access = token
+        return True
+
+    def _reauthenticate(self) -> None:
+        if not self.refresh():
+            self.login()
+
+    @staticmethod
+    def _message(resp: requests.Response) -> str:
+        try:
+            return str(resp.json().get("error") or resp.reason)
+        except (ValueError, AttributeError):
+            return resp.reason or f"HTTP {resp.status_code}"
+
+    def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        if self._access is None:
+            self.login()
+        resp = self._raw(method, path, body, self._access)
+        if resp.status_code == 401:
+            self._reauthenticate()
+            resp = self._raw(method, path, body, self._access)
+            if resp.status_code == 401:
+                raise PlatformAuthError(
+                    f"the platform refused {self.username}'s credentials: {self._message(resp)}",
+                    401,
+                )
+        self._raise_for(resp)
+        return self._json(resp)
+
+    # -- endpoints -------------------------------------------------------
+
+    def execute_sql(self, sql: str) -> dict[str, Any]:
+        """Run one SELECT through the SQL endpoint.
+
+        Args:
+            sql: A single SELECT statement.
+
+        Returns:
+            ``{"columns": [names], "types": [..], "rows": [[..]], "rowCount"}``.
+
+        Raises:
+            PlatformForbiddenError: The statement touched something not granted.
+            PlatformBadRequestError: The statement failed otherwise.
+        """
+        data = self._call("POST", "/admin/query/execute", {"sql": sql})
+        if data.get("status") == "error" or "error" in data:
+            message = str(data.get("error") or "statement failed")
+            raise _classify_message(message)(message)
+        cols = data.get("columns") or []
+        names = [str(c.get("name")) if isinstance(c, dict) else str(c) for c in cols]
+        types = [c.get("type", "") if isinstance(c, dict) else "" for c in cols]
+        rows = normalise_dates(names, data.get("rows") or [], types)
+        return {"columns": names, "types": types, "rows": rows, "rowCount": len(rows)}
+
+    def _tabular(self, data: dict[str, Any]) -> dict[str, Any]:
+        if "error" in data:
+            message = str(data["error"])
+            if EMPTY_SEARCH_QUIRK in message:
+                return {**data, "error": None, "rows": [], "rowCount": 0, "columns": []}
+            raise _classify_message(message)(message)
+        cols = data.get("columns") or []
+        names = [str(c.get("name")) if isinstance(c, dict) else str(c) for c in cols]
+        rows = normalise_dates(names, data.get("rows") or [])
+        return {**data, "columns": names, "rows": rows, "rowCount": len(rows)}
+
+    def _tabular_call(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        try:
+            data = self._call("POST", path, body)
+        except PlatformError as exc:
+            if EMPTY_SEARCH_QUIRK in exc.message:
+                return {"columns": [], "rows": [], "rowCount": 0}
+            if isinstance(exc, PlatformBadRequestError | PlatformServerError):
+                raise _classify_message(exc.message)(exc.message, exc.status) from exc
+            raise
+        return self._tabular(data)
+
+    def invoke_retriever(
+        self, fqn: str, args: dict[str, Any], max_rows: int | None = None
+    ) -> dict[str, Any]:
+        """Invoke a retriever with arguments (never formatted into SQL here).
+
+        Args:
+            fqn: Retriever name, e.g. ``semantic.rag.regulation_search``.
+            args: Its arguments.
+            max_rows: Optional row cap.
+
+        Returns:
+            ``{"columns": [names], "rows": [[..]], "rowCount"}``.
+        """
+        body: dict[str, Any] = {"args": args}
+        if max_rows is not None:
+            body["maxRows"] = max_rows
+        return self._tabular_call(f"/api/v1/retrievers/{fqn}/invoke", body)
+
+    def query_objects(
+        self,
+        fqn: str,
+        filters: dict[str, Any] | None = None,
+        select: list[str] | None = None,
+        order_by: str | None = None,
+        desc: bool = False,
+        limit: int = 50,
+    ) -> dict[str, Any]:
+        """Query an object type with declared-property filters.
+
+        Args:
+            fqn: Object type, e.g. ``reg.ontology.Regulation``.
+            filters: Property equality filters.
+            select: Properties to return.
+            order_by: Property to sort by.
+            desc: Sort descending.
+            limit: Row cap.
+
+        Returns:
+            ``{"columns", "rows", "rowCount"}``.
+        """
+        body: dict[str, Any] = {"limit": limit, "desc": desc}
+        if filters:
+            body["filters"] = filters
+        if select:
+            body["select"] = select
+        if order_by:
+            body["orderBy"] = order_by
+        return self._tabular_call(f"/api/v1/object-types/{fqn}/query", body)
+
+    def traverse_link(
+        self,
+        fqn: str,
+        source_key: str,
+        select: list[str] | None = None,
+        limit: int = 50,
+        max_depth: int = 5,
+    ) -> dict[str, Any]:
+        """Traverse a link type from one object.
+
+        Args:
+            fqn: Link type, e.g. ``reg.ontology.derives_from``.
+            source_key: Key of the source object (a doc_no).
+            select: Columns to return.
+            limit: Row cap.
+            max_depth: Depth for GRAPH links.
+
+        Returns:
+            ``{"mode", "columns", "rows", "rowCount"}``.
+        """
+        body: dict[str, Any] = {"sourceKey": source_key, "limit": limit, "maxDepth": max_depth}
+        if select:
+            body["select"] = select
+        return self._tabular_call(f"/api/v1/link-types/{fqn}/traverse", body)
+
+    def invoke_action(
+        self, fqn: str, args: dict[str, Any], idempotency_key: str | None = None
+    ) -> dict[str, Any]:
+        """Invoke an ontology action (a write).
+
+        Args:
+            fqn: Action type, e.g. ``reg.ontology.request_revision``.
+            args: Action arguments.
+            idempotency_key: Key that makes a retry a replay.
+
+        Returns:
+            ``{"action", "ok", "status": "OK"|"REPLAYED"|"PENDING_APPROVAL", ...}``.
+        """
+        body: dict[str, Any] = {"args": args}
+        if idempotency_key:
+            body["idempotencyKey"] = idempotency_key
+        data = self._call("POST", f"/api/v1/action-types/{fqn}/invoke", body)
+        if "error" in data and not data.get("ok"):
+            message = str(data["error"])
+            raise _classify_message(message)(message)
+        return data
+
+    def audit(
+        self, user: str | None = None, action: str | None = None, limit: int = 100
+    ) -> list[dict[str, Any]]:
+        """Read the platform's audit log (administrators only).
+
+        Args:
+            user: Filter by user id.
+            action: Filter by action.
+            limit: Row cap.
+
+        Returns:
+            Audit rows.
+        """
+        params = [f"limit={int(limit)}"]
+        if user:
+            params.append("user=" + quote(user))
+        if action:
+            params.append("action=" + quote(action))
+        data = self._call("GET", "/admin/audit?" + "&".join(params))
+        rows = data.get("rows") or data.get("audit") or data.get("entries") or []
+        return [r for r in rows if isinstance(r, dict)]
