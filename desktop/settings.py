@@ -1,0 +1,92 @@
+"""UI preferences kept in ``QSettings`` (never secrets: those go to the keyring)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSettings
+
+MODEL_CHOICES = ("offline", "claude")
+"""Which model the app talks to: the offline planner, or Claude."""
+
+LANGUAGE_CHOICES = ("system", "en", "ko")
+"""UI language: follow the system, English, or Korean."""
+
+THEME_CHOICES = ("system", "light", "dark")
+"""Colour scheme: follow the system, or force light or dark."""
+
+
+class AppSettings:
+    """Typed access to the app's UI state in ``QSettings``.
+
+    Unknown or corrupt values read back as the default, so a hand-edited
+    settings file can never stop the app from starting.
+
+    Args:
+        settings: The store to use; defaults to ``QSettings("RegDesk", "RegDesk")``.
+            Tests pass one with an INI file in a temporary directory.
+    """
+
+    def __init__(self, settings: QSettings | None = None) -> None:
+        self._settings = settings if settings is not None else QSettings("RegDesk", "RegDesk")
+
+    @property
+    def qsettings(self) -> QSettings:
+        """The underlying ``QSettings`` (for window geometry and similar UI state)."""
+        return self._settings
+
+    @property
+    def ontul_url(self) -> str:
+        """Platform URL; ``''`` means start the embedded platform."""
+        return str(self._settings.value("platform/ontul_url", "") or "").strip()
+
+    @ontul_url.setter
+    def ontul_url(self, value: str) -> None:
+        self._settings.setValue("platform/ontul_url", value.strip().rstrip("/"))
+
+    @property
+    def model(self) -> str:
+        """``'offline'`` or ``'claude'``."""
+        return self._choice("model/choice", MODEL_CHOICES)
+
+    @model.setter
+    def model(self, value: str) -> None:
+        self._set_choice("model/choice", value, MODEL_CHOICES)
+
+    @property
+    def language(self) -> str:
+        """``'system'``, ``'en'`` or ``'ko'``."""
+        return self._choice("ui/language", LANGUAGE_CHOICES)
+
+    @language.setter
+    def language(self, value: str) -> None:
+        self._set_choice("ui/language", value, LANGUAGE_CHOICES)
+
+    @property
+    def theme(self) -> str:
+        """``'system'``, ``'light'`` or ``'dark'``."""
+        return self._choice("ui/theme", THEME_CHOICES)
+
+    @theme.setter
+    def theme(self, value: str) -> None:
+        self._set_choice("ui/theme", value, THEME_CHOICES)
+
+    @property
+    def last_username(self) -> str:
+        """The user name last signed in with (a name, not a secret)."""
+        return str(self._settings.value("login/last_username", "") or "")
+
+    @last_username.setter
+    def last_username(self, value: str) -> None:
+        self._settings.setValue("login/last_username", value)
+
+    def sync(self) -> None:
+        """Write pending changes to permanent storage."""
+        self._settings.sync()
+
+    def _choice(self, key: str, choices: tuple[str, ...]) -> str:
+        value = str(self._settings.value(key, choices[0]) or choices[0])
+        return value if value in choices else choices[0]
+
+    def _set_choice(self, key: str, value: str, choices: tuple[str, ...]) -> None:
+        if value not in choices:
+            raise ValueError(f"{key} must be one of {', '.join(choices)}, not {value!r}")
+        self._settings.setValue(key, value)
