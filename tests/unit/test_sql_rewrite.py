@@ -1,0 +1,169 @@
+"""SQL rewriter + guarded execution against a small fixture database."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import date
+from typing import TYPE_CHECKING
+
+import pytest
+
+from embedded.ontul.errors import PolicyDenied, QueryRefused
+from embedded.ontul.guarded_sqlite import run_guarded
+from embedded.ontul.policy import PolicyEngine, UserRecord, parse_policy
+from embedded.ontul.sql_rewrite import SqlRewriter
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+EMP_COLS = "사번, 성명, 부서코드, 직급, 연락처, 주민등록번호, 입사일, 비고"
+ROWS = [
+    ("1", "가", "DEV", "사원", "010-1111-2222", "900101-1234567", "2020-01-01", "CANARY-a"),
+    ("2", "나", "DEV", "부장", "010-3333-4444", "800101-1234567", "2010-01-01", "CANARY-b"),
+    ("3", "다", "HR", "과장", "010-5555-6666", "850101-2234567", "2015-01-01", "CANARY-c"),
+]
+
+POLICY = {
+    "Name": "Fixture",
+    "AttachTo": {"groups": ["general"]},
+    "Statement": [
+        {"Effect": "Allow", "Action": ["data:Select"], "Resource": ["semantic.hr.*"],
+         "Condition": "사번 = ${user.attr.emp_no}"},
+        {"Effect": "Deny", "Action": ["data:*"], "Resource": ["semantic.hr.employees"],
+         "Columns": ["주민등록번호"]},
+        {"Effect": "Mask", "Action": ["data:Select"], "Resource": ["semantic.hr.employees"],
+         "MaskedColumns": {"연락처": "substr(연락처, 1, 4) || '****'"}},
+    ],
+}
+HR_POLICY = {
+    "Name": "Hr", "AttachTo": {"users": ["hr1"]},
+    "Statement": [{"Effect": "Allow", "Action": ["data:Select"], "Resource": ["semantic.hr.*"]}],
+}
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("rw") / "fx.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute(f"CREATE TABLE hr_employees({EMP_COLS})")
+    conn.executemany("INSERT INTO hr_employees VALUES (?,?,?,?,?,?,?,?)", ROWS)
+    conn.execute("CREATE TABLE secrets(x)")
+    conn.execute("INSERT INTO secrets VALUES ('top')")
+    conn.commit()
+    conn.close()
+    return path
+
+
+def user(uid: str, groups: tuple[str, ...], **attrs: str) -> UserRecord:
+    return UserRecord(uid, uid, False, True, groups, dict(attrs))
+
+
+ENGINE = PolicyEngine([parse_policy(POLICY), parse_policy(HR_POLICY)])
+RW = SqlRewriter(ENGINE, date(2025, 6, 1))
+EMP = user("emp", ("general",), emp_no="1")
+HR = user("hr1", ("hr",))
+
+
+def run(db: Path, sql: str, who: UserRecord) -> list[list[object]]:
+    q = RW.rewrite(sql, who)
+    return run_guarded(db, q.sql, tables=q.tables, denied_reads=q.denied_reads)[1]
+
+
+def test_row_filter_before_aggregate(db: Path) -> None:
+    sql = "SELECT count(*) FROM semantic.hr.employees"
+    assert run(db, sql, HR) == [[3]]
+    assert run(db, sql, EMP) == [[1]]
+
+
+def test_or_predicate_cannot_escape_filter(db: Path) -> None:
+    sql = "SELECT 사번 FROM semantic.hr.employees WHERE 1=1 OR 사번 <> '1' ORDER BY 사번"
+    assert [r[0] for r in run(db, sql, HR)] == ["1", "2", "3"]
+    assert [r[0] for r in run(db, sql, EMP)] == ["1"]
+
+
+def test_star_omits_denied_and_masks(db: Path) -> None:
+    rows = run(db, "SELECT * FROM semantic.hr.employees", EMP)
+    assert len(rows[0]) == 7
+    assert "900101-1234567" not in rows[0]
+    assert rows[0][4] == "010-****"
+
+
+def test_masked_value_hidden_from_predicates(db: Path) -> None:
+    sql = "SELECT 사번 FROM semantic.hr.employees WHERE 연락처 LIKE '010-1111%'"
+    assert run(db, sql, HR) == [["1"]]
+    assert run(db, sql, EMP) == []
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT 주민등록번호 FROM semantic.hr.employees",
+        "SELECT 성명 FROM semantic.hr.employees WHERE 주민등록번호 LIKE '9%'",
+        "SELECT 성명 FROM semantic.hr.employees ORDER BY 주민등록번호",
+        "SELECT count(*) FROM semantic.hr.employees GROUP BY 주민등록번호",
+        "SELECT 부서코드 FROM semantic.hr.employees GROUP BY 1 HAVING max(주민등록번호) > ''",
+        "SELECT substr(e.주민등록번호, 1, 2) FROM semantic.hr.employees e",
+        "SELECT 성명 FROM semantic.hr.employees WHERE 사번 IN "
+        "(SELECT 사번 FROM semantic.hr.employees WHERE \"주민등록번호\" > '')",
+        "WITH x AS (SELECT 주민등록번호 AS n FROM semantic.hr.employees) SELECT n FROM x",
+        "SELECT a.성명 FROM semantic.hr.employees a JOIN semantic.hr.employees b "
+        "ON a.주민등록번호 = b.주민등록번호",
+    ],
+)
+def test_denied_column_everywhere(sql: str) -> None:
+    RW.rewrite(sql, HR)  # HR has no deny: the statement itself is valid
+    with pytest.raises(QueryRefused, match="주민등록번호"):
+        RW.rewrite(sql, EMP)
+
+
+@pytest.mark.parametrize(
+    ("sql", "needle"),
+    [
+        ("DELETE FROM semantic.hr.employees", "SELECT"),
+        ("SELECT 1; SELECT 2", "one"),
+        ("SELECT * FROM sqlite_master", "system"),
+        ("SELECT * FROM hr_employees", "unknown relation"),
+        ("SELECT * FROM secrets", "unknown relation"),
+        ("SELECT load_extension('x') FROM semantic.hr.employees", "load_extension"),
+        ("PRAGMA table_info(hr_employees)", "SELECT|not allowed"),
+        ("ATTACH DATABASE 'x' AS y", "SELECT|not allowed"),
+        ("SELECT * FROM json_each('[1]')", "json_each|table-valued"),
+        ("SELEC oops", "parse|only SELECT"),
+        ("SELECT 1", "no semantic relation"),
+    ],
+)
+def test_refused_statements(sql: str, needle: str) -> None:
+    with pytest.raises(QueryRefused, match=needle):
+        RW.rewrite(sql, HR)
+
+
+def test_ungranted_relation_denied() -> None:
+    nobody = user("x", ("none",))
+    with pytest.raises(PolicyDenied):
+        RW.rewrite("SELECT * FROM semantic.hr.employees", nobody)
+
+
+def test_missing_attr_fails_closed(db: Path) -> None:
+    no_attrs = user("y", ("general",))
+    assert run(db, "SELECT 사번 FROM semantic.hr.employees", no_attrs) == []
+
+
+def test_injection_in_attr_is_quoted(db: Path) -> None:
+    evil = user("z", ("general",), emp_no="1' OR '1'='1")
+    assert run(db, "SELECT 사번 FROM semantic.hr.employees", evil) == []
+
+
+def test_authorizer_blocks_other_tables(db: Path) -> None:
+    with pytest.raises(QueryRefused, match="prohibited|not authorized"):
+        run_guarded(db, "SELECT x FROM secrets", tables=frozenset({"hr_employees"}))
+    with pytest.raises(QueryRefused, match="prohibited|not authorized"):
+        run_guarded(
+            db, "SELECT 주민등록번호 FROM hr_employees", tables=frozenset({"hr_employees"}),
+            denied_reads=frozenset({("hr_employees", "주민등록번호")}),
+        )
+    assert run_guarded(db, "SELECT x FROM secrets", tables=frozenset({"secrets"}))[1] == [["top"]]
+
+
+def test_read_only_connection(db: Path) -> None:
+    with pytest.raises(QueryRefused):
+        run_guarded(db, "DELETE FROM secrets", tables=frozenset({"secrets"}))
