@@ -1,0 +1,276 @@
+"""One persona's conversation: chat on the left, tool calls on the right."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+
+from agent_core.approval import ApprovalDecision
+from agent_core.events import event_to_dict
+from desktop.chat_view import ChatView
+from desktop.tool_call_model import ToolCallModel
+from desktop.tool_call_panel import ToolCallPanel
+from desktop.transcript_model import TranscriptModel
+from desktop.turn_worker import TurnController
+
+if TYPE_CHECKING:
+    from agent_core.approval import Approver
+    from agent_core.cancel import CancelToken
+    from agent_core.events import AgentEvent, ApprovalRequested
+    from desktop.turn_worker import TurnFunction
+
+ApprovalHandler = Callable[["PersonaPane", "ApprovalRequested"], None]
+"""Asks a person; must eventually call ``pane.answer_approval(decision)``."""
+
+
+@dataclass
+class PaneResult:
+    """What one finished turn produced, for history, export and comparison."""
+
+    persona: str
+    """Username the turn ran as."""
+    question: str
+    """The question."""
+    answer: str = ""
+    """Final answer text ('' when the turn failed or was stopped)."""
+    status: str = "running"
+    """answered, failed, cancelled (or running)."""
+    started_at: float = 0.0
+    """Wall-clock start (epoch seconds)."""
+    elapsed_ms: float = 0.0
+    """Duration of the turn."""
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    """One dict per tool call: tool, arguments, status, row_count, duration_ms, decision."""
+    events: list[dict[str, Any]] = field(default_factory=list)
+    """Every event of the turn, as JSON-ready dicts."""
+    message: str = ""
+    """Failure message, if any."""
+
+    def row_counts(self) -> dict[str, int]:
+        """Rows per tool, summed over calls of the same tool."""
+        counts: dict[str, int] = {}
+        for call in self.tools:
+            counts[call["tool"]] = counts.get(call["tool"], 0) + (call.get("row_count") or 0)
+        return counts
+
+
+def session_turn(session: Any, question: str, history: Any = None) -> TurnFunction:
+    """Bind a persona session's ``run_turn`` to a question.
+
+    Args:
+        session: A logged-in ``PersonaSession``.
+        question: What to ask.
+        history: Earlier turns, passed through to ``run_turn``.
+
+    Returns:
+        A turn function for :class:`TurnController`.
+    """
+
+    def turn(approver: Approver, cancel: CancelToken) -> Any:
+        return session.run_turn(question, approver=approver, cancel=cancel, history=history)
+
+    return turn
+
+
+class PersonaPane(QWidget):
+    """Transcript, tool panel and one running turn at a time."""
+
+    turn_started = Signal()
+    """A turn began."""
+    turn_finished = Signal(object)
+    """A ``PaneResult`` of the turn that ended."""
+    approval_pending = Signal(object)
+    """An ``ApprovalRequested`` reached this pane."""
+    citation_clicked = Signal(str, object)
+    """(doc_no, version) of a clicked citation chip."""
+
+    def __init__(self, persona: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.persona = persona
+        self.session: Any = None
+        self.transcript = TranscriptModel(self)
+        self.tools = ToolCallModel(self)
+        self.chat = ChatView(self)
+        self.chat.setModel(self.transcript)
+        self.tool_panel = ToolCallPanel(self.tools, self)
+        self.header = QLabel(self)
+        self.header.setTextFormat(Qt.TextFormat.PlainText)
+        self.header_extra = QVBoxLayout()
+        self.header_extra.setContentsMargins(0, 0, 0, 0)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.addWidget(self.chat)
+        splitter.addWidget(self.tool_panel)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        self.splitter = splitter
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(self.header_extra)
+        layout.addWidget(self.header)
+        layout.addWidget(splitter, 1)
+        self.approval_handler: ApprovalHandler | None = None
+        self.turn_factory: Callable[[str], TurnFunction] | None = None
+        self.last_result: PaneResult | None = None
+        self._controller: TurnController | None = None
+        self._result: PaneResult | None = None
+        self._started = 0.0
+        self.chat.citation_clicked.connect(self.citation_clicked)
+        self._update_header()
+
+    # persona ----------------------------------------------------------------
+    def set_session(self, session: Any) -> None:
+        """Bind the pane to a logged-in persona."""
+        self.session = session
+        self.persona = getattr(session, "username", self.persona)
+        self._update_header()
+
+    def _update_header(self) -> None:
+        name = getattr(self.session, "display_name", "") if self.session else ""
+        if not self.persona:
+            self.header.setText(self.tr("No persona"))
+        else:
+            self.header.setText(f"{name} ({self.persona})" if name else self.persona)
+
+    # turns --------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        """True while a turn runs."""
+        return self._controller is not None and self._controller.running
+
+    def ask(self, question: str) -> bool:
+        """Start a turn with a question.
+
+        Args:
+            question: What to ask.
+
+        Returns:
+            False when a turn is already running or no persona is bound.
+        """
+        question = question.strip()
+        if not question or self.running:
+            return False
+        if self.turn_factory is not None:
+            turn = self.turn_factory(question)
+        elif self.session is not None:
+            turn = session_turn(self.session, question)
+        else:
+            return False
+        self.transcript.add_question(question)
+        self._result = PaneResult(self.persona, question, started_at=time.time())
+        self._started = time.perf_counter()
+        controller = TurnController(turn, self)
+        controller.events_arrived.connect(self._on_events)
+        controller.approval_requested.connect(self._on_approval)
+        controller.finished.connect(self._on_finished)
+        self._controller = controller
+        controller.start()
+        self.turn_started.emit()
+        return True
+
+    def stop(self) -> None:
+        """Cancel the running turn (it ends within a second)."""
+        if self._controller is not None:
+            self._controller.cancel()
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Cancel and wait for the turn's thread (window closing).
+
+        Returns:
+            True when no thread is left running.
+        """
+        if self._controller is None:
+            return True
+        self._controller.cancel()
+        return self._controller.wait(timeout_ms)
+
+    def answer_approval(self, decision: ApprovalDecision) -> None:
+        """Give the waiting turn a person's decision."""
+        if self._controller is not None:
+            self._controller.answer_approval(decision)
+
+    def new_chat(self) -> None:
+        """Clear the transcript and tool calls (not while a turn runs)."""
+        if self.running:
+            return
+        self.transcript.clear()
+        self.tools.clear()
+
+    def _on_approval(self, request: ApprovalRequested) -> None:
+        self.tools.await_approval(request.call_id)
+        self.approval_pending.emit(request)
+        if self.approval_handler is not None:
+            self.approval_handler(self, request)
+        else:
+            self.answer_approval(ApprovalDecision(False, "no one was available to approve"))
+
+    def _on_events(self, batch: list[AgentEvent]) -> None:
+        result = self._result
+        for event in batch:
+            if result is not None and event.kind != "answer_delta":
+                result.events.append(event_to_dict(event))
+            self._apply(event, result)
+
+    def _apply(self, event: AgentEvent, result: PaneResult | None) -> None:
+        kind = event.kind
+        if kind == "answer_delta":
+            self.transcript.append_delta(event.text)  # type: ignore[union-attr]
+        elif kind == "narration":
+            self.transcript.mark_narration(event.text)  # type: ignore[union-attr]
+        elif kind == "tool_call_started":
+            self.tools.start_call(event)  # type: ignore[arg-type]
+        elif kind == "approval_requested":
+            self.tools.await_approval(event.call_id)  # type: ignore[union-attr]
+        elif kind == "approval_resolved":
+            self.tools.resolve_approval(event)  # type: ignore[arg-type]
+        elif kind == "tool_call_finished":
+            self.tools.finish_call(event)  # type: ignore[arg-type]
+        elif kind == "answer_finished":
+            self.transcript.finish_answer(event.text, event.citations)  # type: ignore[union-attr]
+            if result is not None:
+                result.answer, result.status = event.text, "answered"  # type: ignore[union-attr]
+        elif kind == "turn_failed":
+            self.transcript.end_streaming()
+            self.tools.abandon_running()
+            self.transcript.add_notice(
+                self.tr("The turn failed ({0}): {1}").format(event.failure, event.message)  # type: ignore[union-attr]
+            )
+            if result is not None:
+                result.status, result.message = "failed", event.message  # type: ignore[union-attr]
+        elif kind == "turn_cancelled":
+            self.transcript.end_streaming()
+            self.tools.abandon_running()
+            self.transcript.add_notice(self.tr("Stopped."))
+            if result is not None:
+                result.status = "cancelled"
+
+    def _on_finished(self) -> None:
+        controller, self._controller = self._controller, None
+        result, self._result = self._result, None
+        self.transcript.flush()
+        if controller is not None:
+            controller.deleteLater()
+        if result is None:
+            return
+        if result.status == "running":
+            result.status = "failed"
+        result.elapsed_ms = (time.perf_counter() - self._started) * 1000.0
+        result.tools = [
+            {
+                "tool": call.tool,
+                "arguments": call.arguments,
+                "status": call.status,
+                "row_count": call.row_count,
+                "duration_ms": call.duration_ms,
+                "decision": call.decision,
+                "approved": call.approval,
+            }
+            for call in self.tools.calls
+            if any(e.get("call_id") == call.call_id for e in result.events)
+        ]
+        self.last_result = result
+        self.turn_finished.emit(result)

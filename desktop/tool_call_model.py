@@ -1,0 +1,294 @@
+"""The tool calls of one persona's turns, as a table model.
+
+One row per call, keyed by the model's ``call_id``. A running call's status
+animates ("running", "running.", ...) by emitting ``dataChanged`` for the status
+cells of running rows only, on a slow timer that runs only while something runs.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+)
+from PySide6.QtGui import QColor
+
+if TYPE_CHECKING:
+    from agent_core.events import ApprovalResolved, ToolCallFinished, ToolCallStarted
+
+CallStatus = Literal["running", "awaiting", "ok", "empty", "error", "denied"]
+
+COLUMNS = ("tool", "arguments", "status", "duration", "rows", "decision", "flags")
+"""Column keys, in display order."""
+
+ROLE_CALL = Qt.ItemDataRole.UserRole + 1
+"""The whole ``ToolCallRow`` of a row."""
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+STATUS_COLORS = {
+    "ok": "#2e7d32",
+    "empty": "#8d6e63",
+    "error": "#c62828",
+    "denied": "#c62828",
+    "awaiting": "#ef6c00",
+    "running": "#1565c0",
+}
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ToolCallModel", text)
+
+
+@dataclass
+class ToolCallRow:
+    """What the panel knows about one call."""
+
+    call_id: str
+    """The model's tool_use id."""
+    tool: str
+    """Tool name."""
+    arguments: dict[str, Any]
+    """Arguments as the model gave them."""
+    decision: str
+    """Runtime decision: allow, approval_required, deny."""
+    status: CallStatus = "running"
+    """Live status."""
+    duration_ms: float | None = None
+    """Execution time once finished."""
+    row_count: int | None = None
+    """Rows returned, when the tool returns rows."""
+    preview: str = ""
+    """One-line summary."""
+    result: str = ""
+    """Full result text as the model saw it."""
+    truncated: bool = False
+    """The result was cut at the size limit."""
+    injection_suspected: bool = False
+    """The result contains text that looks like instructions."""
+    error: str | None = None
+    """Error or denial message."""
+    approval: bool | None = None
+    """A person's answer to an approval request, if one was asked."""
+    approval_reason: str = ""
+    """The reason given with that answer."""
+
+    def arguments_text(self) -> str:
+        """Compact one-line JSON of the arguments."""
+        return json.dumps(self.arguments, ensure_ascii=False, sort_keys=True)
+
+    def decision_text(self) -> str:
+        """Decision badge text."""
+        if self.approval is True:
+            return _tr("approved")
+        if self.approval is False:
+            return _tr("denied by you")
+        return {
+            "allow": _tr("read"),
+            "approval_required": _tr("needs approval"),
+            "deny": _tr("refused"),
+        }.get(self.decision, self.decision)
+
+    def flags_text(self) -> str:
+        """Flag badges: truncated, injection suspected."""
+        flags = []
+        if self.truncated:
+            flags.append(_tr("truncated"))
+        if self.injection_suspected:
+            flags.append(_tr("⚠ injection?"))
+        return " ".join(flags)
+
+
+class ToolCallModel(QAbstractTableModel):
+    """Tool-call rows of a pane, in the order the model asked for them."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[ToolCallRow] = []
+        self._by_id: dict[str, int] = {}
+        self._phase = 0
+        self._ticker = QTimer(self)
+        self._ticker.setInterval(400)
+        self._ticker.timeout.connect(self._tick)
+
+    # Qt model interface -------------------------------------------------
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
+        """Number of calls."""
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
+        """Number of columns."""
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        """Column titles."""
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
+            return {
+                "tool": _tr("Tool"),
+                "arguments": _tr("Arguments"),
+                "status": _tr("Status"),
+                "duration": _tr("Time"),
+                "rows": _tr("Rows"),
+                "decision": _tr("Decision"),
+                "flags": _tr("Flags"),
+            }[COLUMNS[section]]
+        if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._rows):
+            return str(section + 1)
+        return None
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Cell data."""
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        if not 0 <= index.column() < len(COLUMNS):
+            return None
+        row = self._rows[index.row()]
+        column = COLUMNS[index.column()]
+        if role == ROLE_CALL:
+            return row
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(row, column)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if column == "arguments":
+                return json.dumps(row.arguments, ensure_ascii=False, indent=2)
+            if column == "status" and row.error:
+                return row.error
+            return row.preview or None
+        if role == Qt.ItemDataRole.ForegroundRole and column == "status":
+            return QColor(STATUS_COLORS.get(row.status, "#000000"))
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in ("duration", "rows"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _display(self, row: ToolCallRow, column: str) -> str:
+        if column == "tool":
+            return row.tool
+        if column == "arguments":
+            return row.arguments_text()
+        if column == "status":
+            if row.status == "running":
+                return _tr("running") + "." * self._phase
+            if row.status == "awaiting":
+                return _tr("awaiting approval")
+            return {
+                "ok": _tr("ok"),
+                "empty": _tr("empty"),
+                "error": _tr("error"),
+                "denied": _tr("denied"),
+            }[row.status]
+        if column == "duration":
+            return "" if row.duration_ms is None else f"{row.duration_ms:.0f} ms"
+        if column == "rows":
+            return "" if row.row_count is None else str(row.row_count)
+        if column == "decision":
+            return row.decision_text()
+        return row.flags_text()
+
+    # Python API -----------------------------------------------------------
+    @property
+    def calls(self) -> list[ToolCallRow]:
+        """The rows, in order."""
+        return list(self._rows)
+
+    def _row_changed(self, position: int, first: str = "tool", last: str = "flags") -> None:
+        self.dataChanged.emit(
+            self.index(position, COLUMNS.index(first)), self.index(position, COLUMNS.index(last))
+        )
+
+    def start_call(self, event: ToolCallStarted) -> None:
+        """A call began."""
+        position = len(self._rows)
+        self.beginInsertRows(QModelIndex(), position, position)
+        self._rows.append(
+            ToolCallRow(event.call_id, event.tool, dict(event.arguments), event.decision)
+        )
+        self._by_id[event.call_id] = position
+        self.endInsertRows()
+        self._update_ticker()
+
+    def await_approval(self, call_id: str) -> None:
+        """The call waits for a person."""
+        position = self._by_id.get(call_id)
+        if position is None:
+            return
+        self._rows[position].status = "awaiting"
+        self._row_changed(position, "status", "status")
+        self._update_ticker()
+
+    def resolve_approval(self, event: ApprovalResolved) -> None:
+        """A person answered the call's approval request."""
+        position = self._by_id.get(event.call_id)
+        if position is None:
+            return
+        row = self._rows[position]
+        row.approval, row.approval_reason = event.approved, event.reason
+        if row.status == "awaiting":
+            row.status = "running"
+        self._row_changed(position, "status", "decision")
+        self._update_ticker()
+
+    def finish_call(self, event: ToolCallFinished) -> None:
+        """A call ended."""
+        position = self._by_id.get(event.call_id)
+        if position is None:  # a finish without a start still deserves a row
+            position = len(self._rows)
+            self.beginInsertRows(QModelIndex(), position, position)
+            self._rows.append(ToolCallRow(event.call_id, event.tool, {}, "allow"))
+            self._by_id[event.call_id] = position
+            self.endInsertRows()
+        row = self._rows[position]
+        row.status = event.status
+        row.duration_ms = event.duration_ms
+        row.row_count = event.row_count
+        row.preview = event.preview
+        row.result = event.result
+        row.truncated = event.truncated
+        row.injection_suspected = event.injection_suspected
+        row.error = event.error
+        self._row_changed(position)
+        self._update_ticker()
+
+    def abandon_running(self) -> None:
+        """A stopped turn leaves no call spinning forever."""
+        for position, row in enumerate(self._rows):
+            if row.status in ("running", "awaiting"):
+                row.status = "error"
+                row.error = _tr("stopped")
+                self._row_changed(position)
+        self._update_ticker()
+
+    def clear(self) -> None:
+        """Forget every call (new chat)."""
+        self.beginResetModel()
+        self._rows.clear()
+        self._by_id.clear()
+        self.endResetModel()
+        self._update_ticker()
+
+    def _update_ticker(self) -> None:
+        running = any(row.status == "running" for row in self._rows)
+        if running and not self._ticker.isActive():
+            self._ticker.start()
+        elif not running and self._ticker.isActive():
+            self._ticker.stop()
+
+    def _tick(self) -> None:
+        self._phase = (self._phase + 1) % 4
+        column = COLUMNS.index("status")
+        for position, row in enumerate(self._rows):
+            if row.status == "running":
+                index = self.index(position, column)
+                self.dataChanged.emit(index, index)

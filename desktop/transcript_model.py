@@ -1,0 +1,236 @@
+"""The conversation of one persona as a list model.
+
+Rows are plain Python objects in a list. A streamed answer grows one row: deltas
+are buffered and flushed at most every 16 ms, and each flush emits
+``dataChanged`` for that one index only (never a reset), so a long answer costs
+the view one repaint per frame, not one per delta.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+)
+
+if TYPE_CHECKING:
+    from agent_core.events import Citation
+
+RowRole = Literal["user", "assistant", "narration", "notice"]
+
+ROLE_KIND = Qt.ItemDataRole.UserRole + 1
+"""Which kind of row: user, assistant, narration, notice."""
+ROLE_HTML = Qt.ItemDataRole.UserRole + 2
+"""Rich text for the row (escaped, citations as links)."""
+ROLE_STREAMING = Qt.ItemDataRole.UserRole + 3
+"""True while the answer is still arriving."""
+ROLE_REVISION = Qt.ItemDataRole.UserRole + 4
+"""Changes whenever the row's text changes (for render caches)."""
+ROLE_KEY = Qt.ItemDataRole.UserRole + 5
+"""A stable unique id of the row."""
+
+FLUSH_INTERVAL_MS = 16
+"""Longest time a streamed delta waits before it reaches the view."""
+
+CITATION_PATTERN = re.compile(
+    r"\b([A-Z]{2,4}-[A-Z]{3}-\d{3})"
+    r"(?:(\s*)(?:제\s*(\d+)\s*차|[vV]\s?(\d+)\b|version\s+(\d+)))?"
+)
+"""A document number, optionally with a version as 제N차, vN or version N."""
+
+_keys = itertools.count(1)
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+
+def linkify_citations(text: str) -> str:
+    """Escape text and turn document numbers into ``cite:`` links.
+
+    Args:
+        text: Plain answer text.
+
+    Returns:
+        HTML: ``<a href="cite:HR-REG-003:3">HR-REG-003 제3차</a>``; line breaks kept.
+    """
+    parts: list[str] = []
+    last = 0
+    for match in CITATION_PATTERN.finditer(text):
+        parts.append(html.escape(text[last : match.start()]))
+        doc_no = match.group(1)
+        version = match.group(3) or match.group(4) or match.group(5) or ""
+        label = html.escape(match.group(0))
+        parts.append(f'<a href="cite:{doc_no}:{version}">{label}</a>')
+        last = match.end()
+    parts.append(html.escape(text[last:]))
+    return "".join(parts).replace("\n", "<br>")
+
+
+def parse_cite_link(href: str) -> tuple[str, int | None] | None:
+    """Read a ``cite:DOC:VERSION`` link back.
+
+    Args:
+        href: The anchor's href.
+
+    Returns:
+        (doc_no, version or None), or None for other links.
+    """
+    if not href.startswith("cite:"):
+        return None
+    _, doc_no, *rest = href.split(":")
+    version = rest[0] if rest else ""
+    return doc_no, int(version) if version.isdigit() else None
+
+
+@dataclass
+class TranscriptRow:
+    """One bubble of the conversation."""
+
+    kind: RowRole
+    """Who speaks: the user, the assistant, narration, or an app notice."""
+    text: str
+    """Plain text."""
+    streaming: bool = False
+    """True while the answer is still arriving."""
+    citations: tuple[Citation, ...] = ()
+    """Citations of a finished answer."""
+    revision: int = 0
+    """Bumped on every text change."""
+    key: int = field(default_factory=lambda: next(_keys))
+    """Stable id."""
+
+    def html(self) -> str:
+        """Rich text for the row; plain escaping while streaming keeps it cheap."""
+        if self.kind == "assistant":
+            return linkify_citations(self.text)
+        return html.escape(self.text).replace("\n", "<br>")
+
+
+class TranscriptModel(QAbstractListModel):
+    """The rows of one persona's conversation."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[TranscriptRow] = []
+        self._pending: list[str] = []
+        self._flush_timer = QTimer(self)
+        self._flush_timer.setSingleShot(True)
+        self._flush_timer.setInterval(FLUSH_INTERVAL_MS)
+        self._flush_timer.timeout.connect(self.flush)
+
+    # Qt model interface -------------------------------------------------
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
+        """Number of rows (zero under any valid parent: this is a flat list)."""
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """Row data for the view and for tests."""
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return row.text
+        if role == ROLE_KIND:
+            return row.kind
+        if role == ROLE_HTML:
+            return row.html()
+        if role == ROLE_STREAMING:
+            return row.streaming
+        if role == ROLE_REVISION:
+            return row.revision
+        if role == ROLE_KEY:
+            return row.key
+        return None
+
+    # Python API -----------------------------------------------------------
+    @property
+    def rows(self) -> list[TranscriptRow]:
+        """The rows (read-only view for tests and export)."""
+        return list(self._rows)
+
+    def _append(self, row: TranscriptRow) -> None:
+        self.flush()
+        position = len(self._rows)
+        self.beginInsertRows(QModelIndex(), position, position)
+        self._rows.append(row)
+        self.endInsertRows()
+
+    def _changed(self, position: int) -> None:
+        self._rows[position].revision += 1
+        index = self.index(position, 0)
+        self.dataChanged.emit(index, index)
+
+    def add_question(self, text: str) -> None:
+        """Append the user's question."""
+        self._append(TranscriptRow("user", text))
+
+    def add_notice(self, text: str) -> None:
+        """Append a notice from the app (stopped, failed, login)."""
+        self._append(TranscriptRow("notice", text))
+
+    def add_answer(self, text: str, citations: tuple[Citation, ...] = ()) -> None:
+        """Append a finished answer (history replay)."""
+        self._append(TranscriptRow("assistant", text, citations=citations))
+
+    def append_delta(self, text: str) -> None:
+        """Buffer streamed text; it reaches the view within 16 ms."""
+        self._pending.append(text)
+        if not self._flush_timer.isActive():
+            self._flush_timer.start()
+
+    def flush(self) -> None:
+        """Move buffered deltas into the streaming row (one ``dataChanged``)."""
+        self._flush_timer.stop()
+        if not self._pending:
+            return
+        text = "".join(self._pending)
+        self._pending.clear()
+        if self._rows and self._rows[-1].kind == "assistant" and self._rows[-1].streaming:
+            self._rows[-1].text += text
+            self._changed(len(self._rows) - 1)
+        else:
+            self._append(TranscriptRow("assistant", text, streaming=True))
+
+    def mark_narration(self, text: str) -> None:
+        """The text streamed since the last boundary was narration, not the answer."""
+        self.flush()
+        if self._rows and self._rows[-1].kind == "assistant" and self._rows[-1].streaming:
+            row = self._rows[-1]
+            row.kind, row.text, row.streaming = "narration", text, False
+            self._changed(len(self._rows) - 1)
+        elif text.strip():
+            self._append(TranscriptRow("narration", text))
+
+    def finish_answer(self, text: str, citations: tuple[Citation, ...] = ()) -> None:
+        """The answer is complete: its final text replaces the streamed one."""
+        self.flush()
+        if self._rows and self._rows[-1].kind == "assistant" and self._rows[-1].streaming:
+            row = self._rows[-1]
+            row.text, row.streaming, row.citations = text, False, citations
+            self._changed(len(self._rows) - 1)
+        else:
+            self._append(TranscriptRow("assistant", text, citations=citations))
+
+    def end_streaming(self) -> None:
+        """Close a streaming row without a final answer (stopped or failed)."""
+        self.flush()
+        if self._rows and self._rows[-1].streaming:
+            self._rows[-1].streaming = False
+            self._changed(len(self._rows) - 1)
+
+    def clear(self) -> None:
+        """Start a new chat."""
+        self._flush_timer.stop()
+        self._pending.clear()
+        self.beginResetModel()
+        self._rows.clear()
+        self.endResetModel()

@@ -1,0 +1,187 @@
+"""Run one agent turn off the GUI thread.
+
+A :class:`TurnWorker` lives in its own ``QThread`` and iterates the turn's
+event generator there. Events cross to the GUI thread in batches: the worker
+appends to a locked list and emits ``wake`` only when the list goes from empty
+to non-empty, so 5,000 rapid deltas cost a handful of queued signals rather
+than 5,000, and the GUI event loop never drowns. An approval request blocks the
+worker on a ``threading.Event`` while the GUI asks the person.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import TYPE_CHECKING, Protocol
+
+from PySide6.QtCore import QObject, QThread, Signal, Slot
+
+from agent_core.approval import ApprovalDecision
+from agent_core.cancel import CancelToken
+from agent_core.events import TERMINAL_KINDS, TurnCancelled, TurnFailed
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from agent_core.approval import Approver
+    from agent_core.events import AgentEvent, ApprovalRequested
+
+
+class TurnFunction(Protocol):
+    """Runs one turn: a generator of events, given an approver and a cancel token."""
+
+    def __call__(self, approver: Approver, cancel: CancelToken) -> Iterator[AgentEvent]:
+        """Yield the turn's events."""
+        ...
+
+
+_LIVE_THREADS: weakref.WeakSet[QThread] = weakref.WeakSet()
+
+
+def running_turn_threads() -> int:
+    """How many turn threads are still running (tests assert this is zero)."""
+    return sum(1 for thread in list(_LIVE_THREADS) if thread.isRunning())
+
+
+class TurnWorker(QObject):
+    """Iterates a turn in its thread and hands events to the GUI in batches."""
+
+    wake = Signal()
+    """New events are waiting in ``take_events()``."""
+    approval_needed = Signal(object)
+    """An ``ApprovalRequested``; answer with ``answer_approval``."""
+    done = Signal()
+    """The turn is over (after its last event was queued)."""
+
+    def __init__(self, turn: TurnFunction, cancel: CancelToken) -> None:
+        super().__init__()
+        self._turn = turn
+        self._cancel = cancel
+        self._lock = threading.Lock()
+        self._pending: list[AgentEvent] = []
+        self._answered = threading.Event()
+        self._decision: ApprovalDecision | None = None
+
+    def take_events(self) -> list[AgentEvent]:
+        """Return and clear the events queued so far (GUI thread)."""
+        with self._lock:
+            batch, self._pending = self._pending, []
+        return batch
+
+    def _post(self, event: AgentEvent) -> None:
+        with self._lock:
+            was_empty = not self._pending
+            self._pending.append(event)
+        if was_empty:
+            self.wake.emit()
+
+    def answer_approval(self, decision: ApprovalDecision) -> None:
+        """Give the waiting worker a person's decision (any thread)."""
+        self._decision = decision
+        self._answered.set()
+
+    def _approve(self, request: ApprovalRequested) -> ApprovalDecision:
+        self._answered.clear()
+        self._decision = None
+        unregister = self._cancel.on_cancel(self._answered.set)
+        self.approval_needed.emit(request)
+        self._answered.wait()
+        unregister()
+        if self._decision is None or self._cancel.cancelled:
+            return ApprovalDecision(False, "the turn was stopped before anyone answered")
+        return self._decision
+
+    @Slot()
+    def run(self) -> None:
+        """Iterate the turn; exceptions become a ``TurnFailed`` event."""
+        terminal = False
+        try:
+            for event in self._turn(self._approve, self._cancel):
+                self._post(event)
+                if event.kind in TERMINAL_KINDS:
+                    terminal = True
+                    break
+        except Exception as exc:  # crossing threads as data, never a silent death
+            self._post(TurnFailed("model", f"{type(exc).__name__}: {exc}"))
+            terminal = True
+        if not terminal:
+            self._post(
+                TurnCancelled()
+                if self._cancel.cancelled
+                else TurnFailed("model", "the turn ended without an answer")
+            )
+        self.done.emit()
+
+
+class TurnController(QObject):
+    """Owns one turn's thread and worker, on the GUI side."""
+
+    events_arrived = Signal(object)
+    """A list of events, delivered in the GUI thread in order."""
+    approval_requested = Signal(object)
+    """An ``ApprovalRequested`` the GUI must answer with ``answer_approval``."""
+    finished = Signal()
+    """The thread has ended and every event was delivered."""
+
+    def __init__(self, turn: TurnFunction, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.cancel_token = CancelToken()
+        self._thread = QThread()
+        self._thread.setObjectName("regdesk-turn")
+        self._worker = TurnWorker(turn, self.cancel_token)
+        self._worker.moveToThread(self._thread)
+        self._thread.started.connect(self._worker.run)
+        self._worker.wake.connect(self._drain)
+        self._worker.approval_needed.connect(self.approval_requested)
+        self._worker.done.connect(self._thread.quit)
+        self._thread.finished.connect(self._on_thread_finished)
+        self._running = False
+        _LIVE_THREADS.add(self._thread)
+
+    @property
+    def running(self) -> bool:
+        """True from ``start()`` until ``finished``."""
+        return self._running
+
+    def start(self) -> None:
+        """Start the turn's thread."""
+        self._running = True
+        self._thread.start()
+
+    def cancel(self) -> None:
+        """Ask the turn to stop; it ends within a second."""
+        self.cancel_token.cancel()
+
+    def answer_approval(self, decision: ApprovalDecision) -> None:
+        """Hand a decision to the worker waiting on an approval."""
+        self._worker.answer_approval(decision)
+
+    def wait(self, timeout_ms: int = 5000) -> bool:
+        """Block until the thread ended (used when the window closes).
+
+        Args:
+            timeout_ms: Longest wait.
+
+        Returns:
+            True when the thread is no longer running.
+        """
+        if not self._thread.isRunning():
+            return True
+        ended = self._thread.wait(timeout_ms)
+        if ended:
+            self._on_thread_finished()
+        return ended
+
+    @Slot()
+    def _drain(self) -> None:
+        batch = self._worker.take_events()
+        if batch:
+            self.events_arrived.emit(batch)
+
+    @Slot()
+    def _on_thread_finished(self) -> None:
+        if not self._running:
+            return
+        self._drain()
+        self._running = False
+        self.finished.emit()

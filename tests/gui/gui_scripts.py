@@ -1,0 +1,102 @@
+"""Scripted event sequences for model/view tests (no services involved)."""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+from agent_core.events import (
+    AnswerDelta,
+    AnswerFinished,
+    ApprovalRequested,
+    ApprovalResolved,
+    Citation,
+    ToolCallFinished,
+    ToolCallStarted,
+    TurnCancelled,
+    TurnStarted,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from agent_core.approval import Approver
+    from agent_core.cancel import CancelToken
+    from agent_core.events import AgentEvent
+
+ANSWER = "육아휴직은 HR-REG-003 제3차 기준 20일입니다. 12일을 사용해 8일 남았습니다."
+
+
+def scripted_turn(
+    persona: str = "hong",
+    answer: str = ANSWER,
+    rows: int = 3,
+    status: str = "ok",
+    gate: threading.Event | None = None,
+) -> Any:
+    """A turn function: one tool call, then the answer in small deltas.
+
+    Args:
+        persona: Who asks.
+        answer: The answer streamed word by word.
+        rows: Row count of the tool call.
+        status: Status of the tool call.
+        gate: When given, the turn blocks after the tool call until it is set or
+            the turn is cancelled (for stop and overlap tests).
+    """
+
+    def turn(approver: Approver, cancel: CancelToken) -> Iterator[AgentEvent]:
+        yield TurnStarted("t1", persona, "q", "scripted")
+        yield ToolCallStarted("c1", "query_hr", {"question_sql": "SELECT 1"}, "allow")
+        yield ToolCallFinished(
+            "c1",
+            "query_hr",
+            status,
+            12.0,
+            rows,
+            "preview",
+            '{"rows": []}',  # type: ignore[arg-type]
+        )
+        if gate is not None:
+            while not gate.is_set():
+                if cancel.wait(0.01):
+                    yield TurnCancelled()
+                    return
+        for word in answer.split(" "):
+            if cancel.cancelled:
+                yield TurnCancelled()
+                return
+            yield AnswerDelta(word + " ")
+        yield AnswerFinished(answer, (Citation("HR-REG-003", 3, "2025-03-15"),))
+
+    return turn
+
+
+def approval_turn(persona: str = "hong") -> Any:
+    """A turn that asks for approval of a write and reports the decision."""
+
+    def turn(approver: Approver, cancel: CancelToken) -> Iterator[AgentEvent]:
+        yield TurnStarted("t2", persona, "q", "scripted")
+        arguments = {"doc_no": "HR-REG-003", "version": 3, "reason": "date mismatch"}
+        yield ToolCallStarted("w1", "request_regulation_revision", arguments, "approval_required")
+        request = ApprovalRequested(
+            "w1", persona, "request_regulation_revision", arguments, "key-123"
+        )
+        yield request
+        decision = approver(request)
+        yield ApprovalResolved("w1", decision.approved, decision.reason)
+        status = "ok" if decision.approved else "denied"
+        yield ToolCallFinished(
+            "w1",
+            "request_regulation_revision",
+            status,
+            5.0,
+            None,
+            status,
+            "{}",  # type: ignore[arg-type]
+        )
+        text = "요청했습니다." if decision.approved else f"거부되었습니다: {decision.reason}"
+        yield AnswerDelta(text)
+        yield AnswerFinished(text)
+
+    return turn
