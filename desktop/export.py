@@ -83,8 +83,14 @@ def tool_calls(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
             call["arguments"] = event.get("arguments") or {}
             call["decision"] = event.get("decision")
         else:
-            for key in ("status", "duration_ms", "row_count", "truncated",
-                        "injection_suspected", "error"):
+            for key in (
+                "status",
+                "duration_ms",
+                "row_count",
+                "truncated",
+                "injection_suspected",
+                "error",
+            ):
                 call[key] = event.get(key)
     return list(calls.values())
 
@@ -107,17 +113,26 @@ def _tool_lines(events: list[dict[str, Any]]) -> list[str]:
             _tr("injection suspected") if call.get("injection_suspected") else "",
         ]
         duration = call.get("duration_ms")
-        rows.append([
-            call.get("tool"),
-            json.dumps(call.get("arguments") or {}, ensure_ascii=False, sort_keys=True),
-            call.get("decision"),
-            call.get("status"),
-            call.get("row_count"),
-            f"{duration:.0f} ms" if isinstance(duration, int | float) else "",
-            ", ".join(f for f in flags if f) or call.get("error"),
-        ])
-    header = [_tr("Tool"), _tr("Arguments"), _tr("Decision"), _tr("Status"), _tr("Rows"),
-              _tr("Duration"), _tr("Notes")]
+        rows.append(
+            [
+                call.get("tool"),
+                json.dumps(call.get("arguments") or {}, ensure_ascii=False, sort_keys=True),
+                call.get("decision"),
+                call.get("status"),
+                call.get("row_count"),
+                f"{duration:.0f} ms" if isinstance(duration, int | float) else "",
+                ", ".join(f for f in flags if f) or call.get("error"),
+            ]
+        )
+    header = [
+        _tr("Tool"),
+        _tr("Arguments"),
+        _tr("Decision"),
+        _tr("Status"),
+        _tr("Rows"),
+        _tr("Duration"),
+        _tr("Notes"),
+    ]
     return ["", f"### {_tr('Tool calls')}", "", *_table(header, rows)]
 
 
