@@ -1,0 +1,314 @@
+"""``regdesk ask | compare | scenarios``: the agent on the command line.
+
+``desktop/launcher.py`` resolves the services and calls ``main(argv, endpoints)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from agent_core.approval import ApprovalDecision, approve_all
+from agent_core.cancel import CancelToken
+from agent_core.errors import AdminRefusedError, PlatformError
+from agent_core.events import (
+    AgentEvent,
+    AnswerDelta,
+    AnswerFinished,
+    ApprovalRequested,
+    FailureKind,
+    Narration,
+    ToolCallFinished,
+    ToolCallStarted,
+    TurnCancelled,
+    TurnFailed,
+    event_to_dict,
+)
+from agent_core.scenarios import admin_ledger, load_cases, persona_password, run_case
+from agent_core.session import PersonaSession
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from agent_core.approval import Approver
+    from agent_core.config import Endpoints
+
+
+def _terminal_approver(request: ApprovalRequested) -> ApprovalDecision:
+    """Ask on the terminal; deny when nobody can answer (stdin is not a TTY)."""
+    if not sys.stdin.isatty():
+        return ApprovalDecision(False, "no terminal to ask for approval (stdin is not a TTY)")
+    args = json.dumps(request.arguments, ensure_ascii=False)
+    print(
+        f"\n[approval] {request.persona} wants to run {request.tool} {args}\n"
+        f"           idempotency key {request.idempotency_key}",
+        file=sys.stderr,
+    )
+    try:
+        answer = input("Approve this write? [y/N] ").strip().lower()
+    except EOFError:
+        answer = ""
+    if answer in ("y", "yes", "예", "네"):
+        return ApprovalDecision(True, "approved at the terminal")
+    return ApprovalDecision(False, "denied at the terminal")
+
+
+def _deny_flag(request: ApprovalRequested) -> ApprovalDecision:
+    return ApprovalDecision(False, "denied in advance (--deny)")
+
+
+def _password(args: argparse.Namespace, endpoints: Endpoints, persona: str) -> str:
+    explicit = getattr(args, "password", None) or os.environ.get("REGDESK_PASSWORD")
+    if explicit:
+        return str(explicit)
+    return persona_password(endpoints.ground_truth, persona)
+
+
+def _turn_record(
+    persona: str, question: str, events: list[AgentEvent], model: str, elapsed_ms: float
+) -> dict[str, Any]:
+    finished = next((e for e in events if isinstance(e, AnswerFinished)), None)
+    calls: dict[str, dict[str, Any]] = {}
+    for e in events:
+        if isinstance(e, ToolCallStarted):
+            calls[e.call_id] = {"name": e.tool, "arguments": e.arguments, "decision": e.decision}
+        elif isinstance(e, ToolCallFinished) and e.call_id in calls:
+            calls[e.call_id].update(
+                status=e.status, row_count=e.row_count, duration_ms=round(e.duration_ms, 1)
+            )
+    failed = next((e for e in events if isinstance(e, TurnFailed)), None)
+    return {
+        "persona": persona,
+        "question": question,
+        "answer": finished.text if finished else "",
+        "tools": list(calls.values()),
+        "citations": [
+            {"doc_no": c.doc_no, "version": c.version, "effective_from": c.effective_from}
+            for c in (finished.citations if finished else ())
+        ],
+        "events": [event_to_dict(e) for e in events],
+        "model": model,
+        "elapsed_ms": round(elapsed_ms, 1),
+        "failure": {"kind": failed.failure, "message": failed.message} if failed else None,
+    }
+
+
+def _run(
+    endpoints: Endpoints,
+    persona: str,
+    password: str,
+    question: str,
+    approver: Approver,
+    on_event: Callable[[AgentEvent], None] | None = None,
+) -> dict[str, Any]:
+    started = time.perf_counter()
+    events: list[AgentEvent] = []
+    try:
+        session = PersonaSession.login(endpoints, persona, password)
+    except (AdminRefusedError, PlatformError) as exc:
+        kind: FailureKind = "refused"
+        if isinstance(exc, PlatformError) and exc.kind in ("auth", "network", "timeout"):
+            kind = exc.kind  # type: ignore[assignment]
+        failure = TurnFailed(kind, str(exc))
+        events.append(failure)
+        if on_event:
+            on_event(failure)
+        return _turn_record(persona, question, events, endpoints.model_label, 0.0)
+    try:
+        for event in session.run_turn(question, approver=approver, cancel=CancelToken()):
+            events.append(event)
+            if on_event:
+                on_event(event)
+    finally:
+        session.close()
+    elapsed = (time.perf_counter() - started) * 1000.0
+    return _turn_record(persona, question, events, endpoints.model_label, elapsed)
+
+
+def _print_event(event: AgentEvent) -> None:
+    if isinstance(event, AnswerDelta):
+        print(event.text, end="", flush=True)
+    elif isinstance(event, Narration):
+        print(flush=True)
+    elif isinstance(event, ToolCallStarted):
+        args = json.dumps(event.arguments, ensure_ascii=False)
+        print(f"  → {event.tool} {args} [{event.decision}]", file=sys.stderr, flush=True)
+    elif isinstance(event, ToolCallFinished):
+        flags = [name for name, on in (("truncated", event.truncated),
+                                       ("injection", event.injection_suspected)) if on]  # fmt: skip
+        extra = f" ({', '.join(flags)})" if flags else ""
+        print(
+            f"  ← {event.tool} {event.status} {event.duration_ms:.0f} ms: {event.preview}{extra}",
+            file=sys.stderr,
+            flush=True,
+        )
+    elif isinstance(event, AnswerFinished):
+        print(flush=True)
+        for c in event.citations:
+            version = f" v{c.version}" if c.version else ""
+            since = f" ({c.effective_from})" if c.effective_from else ""
+            print(f"  [{c.doc_no}{version}{since}]", file=sys.stderr)
+    elif isinstance(event, TurnFailed):
+        print(f"\nerror ({event.failure}): {event.message}", file=sys.stderr)
+    elif isinstance(event, TurnCancelled):
+        print("\ncancelled", file=sys.stderr)
+
+
+def _exit_code(record: dict[str, Any]) -> int:
+    return 2 if record.get("failure") else 0
+
+
+def _ask(args: argparse.Namespace, endpoints: Endpoints) -> int:
+    approver: Approver = _terminal_approver
+    if args.approve:
+        approver = approve_all
+    elif args.deny:
+        approver = _deny_flag
+    try:
+        password = _password(args, endpoints, args.persona)
+    except KeyError as exc:
+        print(f"regdesk: {exc.args[0]}", file=sys.stderr)
+        return 2
+    question = " ".join(args.question)
+    record = _run(
+        endpoints, args.persona, password, question, approver, None if args.json else _print_event
+    )
+    if args.json:
+        print(json.dumps(record, ensure_ascii=False, default=str))
+    return _exit_code(record)
+
+
+def _side_by_side(records: list[dict[str, Any]], width: int = 58) -> str:
+    columns: list[list[str]] = []
+    for r in records:
+        lines = [f"== {r['persona']} ==", ""]
+        for para in (r["answer"] or (r.get("failure") or {}).get("message", "")).splitlines():
+            lines.extend(textwrap.wrap(para, width) or [""])
+        lines.append("")
+        for t in r["tools"]:
+            lines.append(f"- {t['name']}: {t.get('status')} rows={t.get('row_count')}"[:width])
+        columns.append(lines)
+    height = max(len(c) for c in columns)
+    out = []
+    for i in range(height):
+        cells = [(c[i] if i < len(c) else "").ljust(width) for c in columns]
+        out.append(" | ".join(cells).rstrip())
+    return "\n".join(out)
+
+
+def _compare(args: argparse.Namespace, endpoints: Endpoints) -> int:
+    question = " ".join(args.question)
+    personas: list[str] = args.personas
+    try:
+        passwords = {p: _password(args, endpoints, p) for p in personas}
+    except KeyError as exc:
+        print(f"regdesk: {exc.args[0]}", file=sys.stderr)
+        return 2
+    records: dict[str, dict[str, Any]] = {}
+
+    def work(persona: str) -> None:
+        records[persona] = _run(endpoints, persona, passwords[persona], question, _deny_flag)
+
+    threads = [threading.Thread(target=work, args=(p,), name=f"compare-{p}") for p in personas]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    ordered = [records[p] for p in personas]
+    if args.json:
+        print(json.dumps(ordered, ensure_ascii=False, default=str))
+    else:
+        print(_side_by_side(ordered))
+    return max(_exit_code(r) for r in ordered)
+
+
+def _scenarios(args: argparse.Namespace, endpoints: Endpoints) -> int:
+    truth = endpoints.ground_truth
+    if args.ground_truth:
+        truth = json.loads(Path(args.ground_truth).read_text(encoding="utf-8"))
+    if not truth:
+        print("regdesk: scenarios need ground truth (--ground-truth FILE)", file=sys.stderr)
+        return 2
+    cases = load_cases([Path(f) for f in args.files], truth)
+    ledger = admin_ledger(endpoints, truth)
+    results = []
+    for case in cases:
+        result = run_case(case, endpoints, truth, ledger)
+        results.append(result)
+        print(result.line(), flush=True)
+    passed = sum(r.passed for r in results)
+    failed = len(results) - passed
+    if args.json:
+        report = [
+            {
+                "case": r.case.name,
+                "persona": r.case.persona,
+                "question": r.case.ask,
+                "passed": r.passed,
+                "failures": r.failures,
+                "answer": r.answer,
+                "tools": r.tools,
+                "elapsed_ms": round(r.elapsed_ms, 1),
+            }
+            for r in results
+        ]
+        Path(args.json).write_text(
+            json.dumps({"passed": passed, "failed": failed, "cases": report}, ensure_ascii=False,
+                       indent=2),
+            encoding="utf-8",
+        )  # fmt: skip
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the agent commands.
+
+    Returns:
+        The parser.
+    """
+    parser = argparse.ArgumentParser(prog="regdesk")
+    sub = parser.add_subparsers(dest="command", required=True)
+    ask = sub.add_parser("ask", help="ask one question as a persona")
+    ask.add_argument("--as", dest="persona", required=True)
+    group = ask.add_mutually_exclusive_group()
+    group.add_argument("--approve", action="store_true", help="approve writes in advance")
+    group.add_argument("--deny", action="store_true", help="deny writes in advance")
+    ask.add_argument("--json", action="store_true")
+    ask.add_argument("--password")
+    ask.add_argument("question", nargs="+")
+    compare = sub.add_parser("compare", help="ask the same question as several personas at once")
+    compare.add_argument("--as", dest="personas", action="append", required=True)
+    compare.add_argument("--json", action="store_true")
+    compare.add_argument("--password")
+    compare.add_argument("question", nargs="+")
+    scen = sub.add_parser("scenarios", help="run scenario suites")
+    scen.add_argument("--json", metavar="OUT")
+    scen.add_argument("--ground-truth", metavar="FILE")
+    scen.add_argument("files", nargs="+")
+    return parser
+
+
+def main(argv: list[str], endpoints: Endpoints) -> int:
+    """Run ``ask``, ``compare`` or ``scenarios``.
+
+    Args:
+        argv: Arguments starting with the command name.
+        endpoints: Platform and model to use.
+
+    Returns:
+        Exit status: 0 success, 1 scenario failures, 2 errors.
+    """
+    args = build_parser().parse_args(argv)
+    if args.command == "ask":
+        return _ask(args, endpoints)
+    if args.command == "compare":
+        return _compare(args, endpoints)
+    return _scenarios(args, endpoints)
