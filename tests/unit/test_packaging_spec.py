@@ -1,0 +1,177 @@
+"""The offline build's recipe and Linux desktop entry, checked without building.
+
+The full build (``packaging/build``) takes minutes; these checks catch the
+common breakages — a data file moved, an exclude dropped, UPX switched on, a
+broken menu entry — in well under a second.
+"""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import glob
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = ROOT / "packaging" / "regdesk.spec"
+DESKTOP_FILE = ROOT / "packaging" / "linux" / "regdesk.desktop"
+
+
+def _spec_tree() -> ast.Module:
+    return ast.parse(SPEC.read_text(encoding="utf-8"), filename=str(SPEC))
+
+
+def _assigned_list(name: str) -> list[object]:
+    """The literal value of a top-level ``NAME = [...]`` in the spec."""
+    for node in _spec_tree().body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            value = ast.literal_eval(node.value)
+            assert isinstance(value, list)
+            return value
+    raise AssertionError(f"{name} is not assigned a literal list in {SPEC.name}")
+
+
+def _data_pairs() -> list[tuple[str, str]]:
+    """DATAS as (source pattern, bundle folder) pairs."""
+    pairs: list[tuple[str, str]] = []
+    for item in _assigned_list("DATAS"):
+        assert isinstance(item, tuple) and len(item) == 2, item
+        pairs.append((str(item[0]), str(item[1])))
+    return pairs
+
+
+def _calls(func_name: str) -> list[ast.Call]:
+    return [
+        node
+        for node in ast.walk(_spec_tree())
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == func_name
+    ]
+
+
+def _keyword(call: ast.Call, name: str) -> object:
+    for keyword in call.keywords:
+        if keyword.arg == name:
+            return ast.literal_eval(keyword.value)
+    raise AssertionError(f"{name}= missing from {ast.unparse(call.func)}(...)")
+
+
+def test_spec_compiles_as_python() -> None:
+    compile(SPEC.read_text(encoding="utf-8"), str(SPEC), "exec")
+
+
+def test_spec_builds_one_folder_from_the_entry_script() -> None:
+    (analysis,) = _calls("Analysis")
+    script = ast.unparse(analysis.args[0])
+    assert "regdesk_main.py" in script
+    assert (ROOT / "packaging" / "regdesk_main.py").is_file()
+    (exe,) = _calls("EXE")
+    assert _keyword(exe, "exclude_binaries") is True, "one-folder build expected"
+    assert len(_calls("COLLECT")) == 1
+
+
+def test_every_data_pattern_matches_files_in_the_tree() -> None:
+    datas = _data_pairs()
+    assert datas, "DATAS must list the resources the app reads"
+    for pattern, dest in datas:
+        matches = [p for p in glob.glob(str(ROOT / pattern)) if Path(p).is_file()]
+        assert matches, f"{pattern} matches no file (the build would fail)"
+        assert dest.startswith("resources"), "bundle keeps the source layout"
+
+
+def test_data_list_covers_every_resource_folder() -> None:
+    """A new resources/ folder must be added to DATAS, or the bundle lacks it."""
+    listed = {pattern.split("/")[1] for pattern, _ in _data_pairs()}
+    folders = {
+        p.name
+        for p in (ROOT / "resources").iterdir()
+        if p.is_dir() and p.name != "__pycache__" and any(f.is_file() for f in p.rglob("*"))
+    }
+    assert folders <= listed, f"resources folders missing from DATAS: {folders - listed}"
+
+
+def test_upx_is_off_everywhere() -> None:
+    for kind in ("EXE", "COLLECT"):
+        for call in _calls(kind):
+            assert _keyword(call, "upx") is False, f"{kind} must not use UPX"
+
+
+def test_unused_qt_and_toolkits_are_excluded() -> None:
+    excludes = set(_assigned_list("EXCLUDES"))
+    for module in (
+        "tkinter",
+        "PySide6.QtWebEngineCore",
+        "PySide6.Qt3DCore",
+        "PySide6.QtMultimedia",
+        "PySide6.QtQuick",
+        "PySide6.QtQml",
+        "pytest",
+    ):
+        assert module in excludes
+
+
+def test_lazily_imported_entry_modules_are_hidden_imports() -> None:
+    hidden = set(_assigned_list("HIDDENIMPORTS"))
+    lazy = {"desktop.app", "desktop.headless", "agent_core.cli", "sqlglot.dialects.sqlite"}
+    assert lazy <= hidden
+
+
+def _desktop_entry() -> configparser.SectionProxy:
+    parser = configparser.ConfigParser(interpolation=None, strict=True)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]  # keys are case-sensitive
+    parser.read(DESKTOP_FILE, encoding="utf-8")
+    assert parser.sections() == ["Desktop Entry"]
+    return parser["Desktop Entry"]
+
+
+def test_desktop_entry_has_the_required_keys() -> None:
+    entry = _desktop_entry()
+    assert entry["Type"] == "Application"
+    assert entry["Name"] == "RegDesk"
+    assert entry["Icon"] == "regdesk"
+    assert entry["Exec"].split()[0] in ("regdesk", "regdesk-gui")
+    assert "Office" in entry["Categories"].split(";")
+    assert entry["Categories"].endswith(";")
+    assert entry["Terminal"] == "false"
+
+
+@pytest.mark.skipif(
+    shutil.which("desktop-file-validate") is None, reason="desktop-file-utils not installed"
+)
+def test_desktop_entry_passes_desktop_file_validate() -> None:
+    result = subprocess.run(
+        ["desktop-file-validate", str(DESKTOP_FILE)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "error" not in result.stdout.lower()
+
+
+def _strip_bundle_module() -> object:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "strip_bundle", ROOT / "packaging" / "strip_bundle.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_strip_reads_dependencies_of_a_real_shared_object(tmp_path: Path) -> None:
+    """The trimmer decides what to delete from DT_NEEDED; check it reads them."""
+    import _ssl  # an extension module linked against OpenSSL
+
+    needed = _strip_bundle_module().needed_libraries  # type: ignore[attr-defined]
+    names = needed(Path(_ssl.__file__))
+    assert any(n.startswith("libssl") for n in names), names
+    not_elf = tmp_path / "notes.txt"
+    not_elf.write_text("plain text", encoding="utf-8")
+    assert needed(not_elf) == []
