@@ -1,13 +1,66 @@
-"""Deterministic planner: decides the next reply from the conversation (placeholder)."""
+"""The deterministic planner: from the conversation so far to the next reply.
+
+Stateless per request. It reads the question and the tool results of this turn,
+picks an intent, and the intent's plan either asks for the next tool call or
+composes the answer from the tool results alone.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from embedded.model import plans_docs, plans_hr, plans_money, plans_rules
+from embedded.model.compose import Blocks, Ctx, answer
+from embedded.model.conversation import read_turn
+from embedded.model.entities import extract
+from embedded.model.intents import detect_intent
+
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from embedded.model.wire import MessagesRequest
+
+PLANS: dict[str, Callable[[Ctx], Blocks]] = {
+    "literal_sql": plans_hr.plan_literal_sql,
+    "revision_request": plans_docs.plan_revision_request,
+    "national_id": plans_hr.plan_national_id,
+    "impact": plans_docs.plan_impact,
+    "related": plans_docs.plan_related,
+    "authority": plans_docs.plan_authority,
+    "pending_status": plans_docs.plan_pending_status,
+    "describe": plans_docs.plan_describe,
+    "ceiling": plans_money.plan_ceiling,
+    "expense": plans_money.plan_expense,
+    "usage": plans_hr.plan_usage,
+    "remaining": plans_hr.plan_remaining,
+    "effective_date": plans_rules.plan_effective_date,
+    "rule_days": plans_rules.plan_rule_days,
+    "search": plans_rules.plan_search,
+}
+
+_MAX_ROUNDS = 8
 
 
 def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
-    """Return reply content blocks for a request."""
-    return [{"type": "text", "text": "확인할 수 없습니다."}]
+    """Return the reply content blocks for a Messages request.
+
+    Args:
+        request: The validated request.
+
+    Returns:
+        Text and tool_use blocks.
+    """
+    turn = read_turn(request.messages)
+    ents = extract(turn.question)
+    ctx = Ctx(turn=turn, ents=ents, tools=frozenset(request.tool_names()))
+    if not turn.question:
+        return answer(ctx.t("질문을 찾을 수 없습니다.", "I could not find a question."))
+    blocks = PLANS[detect_intent(turn.question, ents)](ctx)
+    if turn.round >= _MAX_ROUNDS and any(b["type"] == "tool_use" for b in blocks):
+        return answer(
+            ctx.t(
+                "도구 호출이 너무 많아 여기서 멈춥니다. 확인할 수 없습니다.",
+                "Too many tool calls; stopping here without an answer.",
+            )
+        )
+    return blocks

@@ -60,28 +60,44 @@ def _block_events(index: int, block: dict[str, Any]) -> Iterator[SseEvent]:
     if block["type"] == "text":
         yield SseEvent(
             "content_block_start",
-            {"type": "content_block_start", "index": index,
-             "content_block": {"type": "text", "text": ""}},
+            {
+                "type": "content_block_start",
+                "index": index,
+                "content_block": {"type": "text", "text": ""},
+            },
         )
         for chunk in text_chunks(block["text"]):
             yield SseEvent(
                 "content_block_delta",
-                {"type": "content_block_delta", "index": index,
-                 "delta": {"type": "text_delta", "text": chunk}},
+                {
+                    "type": "content_block_delta",
+                    "index": index,
+                    "delta": {"type": "text_delta", "text": chunk},
+                },
                 is_text_delta=True,
             )
     else:
         yield SseEvent(
             "content_block_start",
-            {"type": "content_block_start", "index": index,
-             "content_block": {"type": "tool_use", "id": block["id"], "name": block["name"],
-                               "input": {}}},
+            {
+                "type": "content_block_start",
+                "index": index,
+                "content_block": {
+                    "type": "tool_use",
+                    "id": block["id"],
+                    "name": block["name"],
+                    "input": {},
+                },
+            },
         )
         for chunk in _json_chunks(block["input"]):
             yield SseEvent(
                 "content_block_delta",
-                {"type": "content_block_delta", "index": index,
-                 "delta": {"type": "input_json_delta", "partial_json": chunk}},
+                {
+                    "type": "content_block_delta",
+                    "index": index,
+                    "delta": {"type": "input_json_delta", "partial_json": chunk},
+                },
             )
     yield SseEvent("content_block_stop", {"type": "content_block_stop", "index": index})
 
@@ -98,19 +114,29 @@ def stream_events(request: MessagesRequest, blocks: list[dict[str, Any]]) -> Ite
     """
     yield SseEvent(
         "message_start",
-        {"type": "message_start",
-         "message": {"id": message_id(request), "type": "message", "role": "assistant",
-                     "model": request.model, "content": [], "stop_reason": None,
-                     "stop_sequence": None,
-                     "usage": {"input_tokens": input_tokens(request), "output_tokens": 1}}},
+        {
+            "type": "message_start",
+            "message": {
+                "id": message_id(request),
+                "type": "message",
+                "role": "assistant",
+                "model": request.model,
+                "content": [],
+                "stop_reason": None,
+                "stop_sequence": None,
+                "usage": {"input_tokens": input_tokens(request), "output_tokens": 1},
+            },
+        },
     )
     yield SseEvent("ping", {"type": "ping"})
     for index, block in enumerate(blocks):
         yield from _block_events(index, block)
     yield SseEvent(
         "message_delta",
-        {"type": "message_delta",
-         "delta": {"stop_reason": stop_reason(blocks), "stop_sequence": None},
-         "usage": {"output_tokens": output_tokens(blocks)}},
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": stop_reason(blocks), "stop_sequence": None},
+            "usage": {"output_tokens": output_tokens(blocks)},
+        },
     )
     yield SseEvent("message_stop", {"type": "message_stop"})

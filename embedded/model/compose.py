@@ -1,0 +1,198 @@
+"""Shared pieces for planning and composing answers: context, citations, hit reading."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from embedded.model.conversation import ToolCall, Turn
+    from embedded.model.entities import Entities
+
+Blocks = list[dict[str, Any]]
+"""Reply content blocks (text and tool_use)."""
+
+_DAYS = re.compile(r"(?<![월\d])(\d{1,3})\s*일(?!자)")
+_SENTENCE = re.compile(r"[^.\n。]+")
+
+NARRATION: dict[str, tuple[str, str]] = {
+    "search_regulations": ("규정을 검색하겠습니다.", "Searching the regulations."),
+    "get_effective_version": ("시행 중인 버전을 확인하겠습니다.", "Checking the version in force."),
+    "trace_authority": ("근거 규정을 추적하겠습니다.", "Tracing the authority chain."),
+    "impact_of_change": ("영향을 받는 문서를 확인하겠습니다.", "Checking dependent documents."),
+    "query_hr": ("인사 데이터를 조회하겠습니다.", "Querying HR data."),
+    "pending_revision": ("진행 중인 개정을 확인하겠습니다.", "Checking pending revisions."),
+    "describe_regulation": ("규정 정보를 조회하겠습니다.", "Looking up the regulation."),
+    "related_regulations": ("온톨로지 링크를 따라가겠습니다.", "Following the ontology links."),
+    "request_regulation_revision": (
+        "개정 요청을 제출하겠습니다. 승인이 필요합니다.",
+        "Submitting a revision request; it needs approval.",
+    ),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Ctx:
+    """Everything a plan step may read."""
+
+    turn: Turn
+    """The question and the tool calls so far."""
+    ents: Entities
+    """Entities of the question."""
+    tools: frozenset[str]
+    """Tools the client offered."""
+
+    @property
+    def ko(self) -> bool:
+        """True when the answer is in Korean."""
+        return self.ents.lang == "ko"
+
+    def t(self, ko: str, en: str) -> str:
+        """Pick the Korean or English wording."""
+        return ko if self.ko else en
+
+    def has(self, tool: str) -> bool:
+        """True when the client offered this tool."""
+        return tool in self.tools
+
+
+def call(ctx: Ctx, name: str, args: dict[str, Any]) -> Blocks:
+    """Return a narration block and one tool_use block (or an answer if the tool is absent)."""
+    if not ctx.has(name):
+        return answer(
+            ctx.t(
+                f"이 질문에 필요한 도구({name})를 사용할 수 없어 확인할 수 없습니다.",
+                f"The tool {name} is not available, so I cannot check this.",
+            )
+        )
+    seed = json.dumps([ctx.turn.question, ctx.turn.round, name, args], ensure_ascii=False)
+    tool_id = "toolu_" + hashlib.sha256(seed.encode("utf-8")).hexdigest()[:24]
+    narration = NARRATION.get(name, ("도구를 호출하겠습니다.", "Calling a tool."))
+    return [
+        {"type": "text", "text": ctx.t(*narration)},
+        {"type": "tool_use", "id": tool_id, "name": name, "input": args},
+    ]
+
+
+def answer(text: str) -> Blocks:
+    """Return a final answer."""
+    return [{"type": "text", "text": text}]
+
+
+def cite(ctx: Ctx, doc_no: str, version: Any, effective: Any) -> str:
+    """Format a citation: ``HR-REG-003 제3차 (시행 2025-03-15)`` / ``version 3 (effective …)``."""
+    if version is None:
+        return doc_no
+    if effective:
+        return ctx.t(
+            f"{doc_no} 제{version}차 (시행 {effective})",
+            f"{doc_no} version {version} (effective {effective})",
+        )
+    return ctx.t(f"{doc_no} 제{version}차", f"{doc_no} version {version}")
+
+
+def failure(ctx: Ctx, call_: ToolCall) -> str:
+    """Say that a tool call failed or was refused, without inventing anything."""
+    message = call_.error_text
+    denied = any(
+        w in message.lower() for w in ("denied", "forbidden", "not allowed", "권한", "거부")
+    )
+    if denied:
+        return ctx.t(
+            f"권한이 없어 조회할 수 없습니다 (거부됨: {message}).",
+            f"This is not available to you: the request was denied ({message}).",
+        )
+    return ctx.t(
+        f"조회가 실패하여 확인할 수 없습니다 ({message}).",
+        f"The lookup failed, so I cannot confirm this ({message}).",
+    )
+
+
+def not_found(ctx: Ctx, what: str) -> str:
+    """Say that nothing was found for ``what`` (never a guess)."""
+    return ctx.t(
+        f"'{what}'에 해당하는 내용을 조회 가능한 자료에서 찾을 수 없습니다. "
+        "접근 권한이 없거나 존재하지 않는 정보일 수 있어 추측하지 않겠습니다.",
+        f"I found nothing about '{what}': it is not found or not available to you, "
+        "so I will not guess.",
+    )
+
+
+def squash(text: str) -> str:
+    """Lower-case and drop whitespace, for matching Korean words written with or without spaces."""
+    return re.sub(r"\s+", "", text).lower()
+
+
+def hits_of(call_: ToolCall | None) -> list[dict[str, Any]]:
+    """Return the hits of a search call (empty when it failed)."""
+    if call_ is None or call_.failed or call_.data is None:
+        return []
+    hits = call_.data.get("hits") or []
+    return [h for h in hits if isinstance(h, dict)]
+
+
+def hits_about(hits: list[dict[str, Any]], words: list[str]) -> list[dict[str, Any]]:
+    """Return the hits whose title or text mentions every word."""
+    found = []
+    for hit in hits:
+        hay = squash(f"{hit.get('title', '')} {hit.get('text', '')}")
+        if all(squash(w) in hay for w in words):
+            found.append(hit)
+    return found
+
+
+def hits_titled(hits: list[dict[str, Any]], words: list[str]) -> list[dict[str, Any]]:
+    """Return the hits whose regulation title contains every title word (best match first)."""
+    wanted = [squash(w) for w in words if squash(w) not in ("공지", "안내")] or [
+        squash(w) for w in words
+    ]
+    return [h for h in hits if all(w in squash(str(h.get("title", ""))) for w in wanted)]
+
+
+def rows_of(call_: ToolCall | None) -> tuple[list[str], list[list[Any]]]:
+    """Return (columns, rows) of a query_hr call."""
+    if call_ is None or call_.data is None:
+        return [], []
+    columns = [str(c) for c in call_.data.get("columns") or []]
+    rows = [r for r in call_.data.get("rows") or [] if isinstance(r, list)]
+    return columns, rows
+
+
+def days_in(text: str, topic: list[str]) -> int | None:
+    """Return the first 'N일' figure in a sentence that mentions the topic.
+
+    Args:
+        text: Article text.
+        topic: Words the sentence should mention (any of them).
+
+    Returns:
+        The number of days, or None when no sentence states one.
+    """
+    sentences = _SENTENCE.findall(text)
+    ordered = [s for s in sentences if any(squash(w) in squash(s) for w in topic)] + sentences
+    for sentence in ordered:
+        match = _DAYS.search(sentence)
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def doc_hits(hits: list[dict[str, Any]], doc_no: str) -> list[dict[str, Any]]:
+    """Return the hits of one document."""
+    return [h for h in hits if h.get("doc_no") == doc_no]
+
+
+def date_note(ctx: Ctx, hit: dict[str, Any]) -> str:
+    """Disclose a stated/approved date mismatch, or return ''."""
+    if not hit.get("date_mismatch"):
+        return ""
+    stated, effective = hit.get("stated_from"), hit.get("effective_from")
+    return ctx.t(
+        f" 참고: 부칙에 기재된 시행일 {stated}과 승인일 {effective}가 다르며, "
+        f"승인일 기준으로 {effective}부터 시행된 것으로 봅니다.",
+        f" Note: the document states {stated} as its start date, but it was approved "
+        f"on {effective}; the approval date governs, so it applies from {effective}.",
+    )

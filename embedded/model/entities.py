@@ -1,0 +1,239 @@
+"""Entity extraction from a question: documents, dates, people, amounts, titles."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass, field
+from datetime import date
+
+from embedded.model.lexicon import (
+    EN_TITLE_WORDS,
+    EN_TO_KO,
+    NOT_TITLE_WORDS,
+    PARTICLES,
+    STOPWORDS,
+    TITLE_SUFFIXES,
+)
+
+_DOC_NO = re.compile(r"\b[A-Z]{2,4}-[A-Z]{2,4}-\d{3}\b")
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})(?:-(\d{1,2}))?\b")
+_KO_DATE = re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?")
+_EN_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+_EN_DATE = re.compile(r"\b(" + "|".join(_EN_MONTHS) + r")\s+(?:(\d{1,2}),?\s+)?(\d{4})\b", re.I)
+_EMP_NO = re.compile(r"(?<!\d)(\d{8})(?!\d)")
+_VERSION = re.compile(r"(?:제\s*)?(\d+)\s*차|\bversion\s*(\d+)\b|\bv(\d+)\b", re.I)
+_HANGUL = re.compile(r"[가-힣]")
+_WORD = re.compile(r"[가-힣A-Za-z0-9]+")
+_SELECT = re.compile(r"\b(select|with)\b.*\bfrom\b", re.I | re.S)
+_KO_DIGITS = {"일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "칠": 7, "팔": 8, "구": 9}
+_KO_SMALL_UNITS = {"십": 10, "백": 100, "천": 1000}
+_KO_BIG_UNITS = {"만": 10_000, "억": 100_000_000}
+_AMOUNT_UNIT = r"(?:[0-9][0-9,.]*|[일이삼사오육칠팔구]?[십백천만억])"
+AMOUNT = re.compile(rf"({_AMOUNT_UNIT}+(?:\s{_AMOUNT_UNIT}+)*)\s*원")
+_VERB_ENDINGS = ("줘", "어", "아", "야", "면", "고", "요", "까", "니", "다", "해")
+_EN_AMOUNT = re.compile(r"([0-9][0-9,.]*)\s*(million|thousand|billion)?\s*(?:won|krw)", re.I)
+_REASON_PATTERNS = (
+    re.compile(r"사유는\s*[:：]?\s*(.+?)\s*(?:입니다|이야|야|으로|로)?\s*[.!?]?\s*$"),
+    re.compile(r"(?:에\s*대해|대해서?|,)?\s*([^,]+?)\s*(?:을|를)?\s*사유로"),
+    re.compile(r"\b(?:because|reason:?|since)\s+(.+?)[.!?]?$", re.I),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Entities:
+    """What a question names."""
+
+    lang: str
+    """'ko' or 'en': the language to answer in."""
+    doc_nos: list[str] = field(default_factory=list)
+    """Document numbers named, in order."""
+    as_of: str | None = None
+    """ISO date the question asks about, when it names a past or future date."""
+    emp_nos: list[str] = field(default_factory=list)
+    """Eight-digit employee numbers named."""
+    amount: int | None = None
+    """An amount of money in won, when named."""
+    version: int | None = None
+    """A version number named ('3차', 'version 3')."""
+    title_words: list[str] = field(default_factory=list)
+    """Words of a regulation title the question names (Korean)."""
+    title: str | None = None
+    """The title phrase as written (Korean), when there is one."""
+    keywords: list[str] = field(default_factory=list)
+    """Topic words (Korean where a mapping exists), particles and stopwords removed."""
+    reason: str | None = None
+    """The reason given for a revision request."""
+    sql: str | None = None
+    """A literal SELECT statement in the question."""
+
+
+def korean_amount(text: str) -> int | None:
+    """Parse an amount such as '천만원', '3천5백만', '1억 2천만', '10,000,000'.
+
+    Args:
+        text: The number part (without '원').
+
+    Returns:
+        The value, or None when it is not a number.
+    """
+    text = text.replace(",", "").replace(" ", "")
+    if not text:
+        return None
+    if re.fullmatch(r"\d+(\.\d+)?", text):
+        return int(float(text))
+    total, section, number = 0, 0, 0
+    for match in re.finditer(r"\d+(?:\.\d+)?|.", text):
+        token = match.group()
+        if token[0].isdigit():
+            number = float(token)  # type: ignore[assignment]
+        elif token in _KO_DIGITS:
+            number = _KO_DIGITS[token]
+        elif token in _KO_SMALL_UNITS:
+            section += (number or 1) * _KO_SMALL_UNITS[token]
+            number = 0
+        elif token in _KO_BIG_UNITS:
+            total += (section + number or 1) * _KO_BIG_UNITS[token]
+            section, number = 0, 0
+        else:
+            return None
+    return int(total + section + number)
+
+
+def _amount(question: str) -> int | None:
+    for match in AMOUNT.finditer(question):
+        value = korean_amount(match.group(1))
+        if value:
+            return value
+    en = _EN_AMOUNT.search(question)
+    if en:
+        scale = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+        return int(float(en.group(1).replace(",", "")) * scale.get((en.group(2) or "").lower(), 1))
+    return None
+
+
+def _as_of(question: str) -> str | None:
+    # A month without a day means "during that month": its last day is in it.
+    for pattern, month_group in ((_KO_DATE, 2), (_ISO_DATE, 2)):
+        match = pattern.search(question)
+        if match:
+            year, month = int(match.group(1)), int(match.group(month_group))
+            if not 1 <= month <= 12:
+                continue
+            day = match.group(3)
+            last = calendar.monthrange(year, month)[1]
+            return date(year, month, min(int(day), last) if day else last).isoformat()
+    en = _EN_DATE.search(question)
+    if en:
+        year, month = int(en.group(3)), _EN_MONTHS[en.group(1).lower()]
+        last = calendar.monthrange(year, month)[1]
+        return date(year, month, int(en.group(2)) if en.group(2) else last).isoformat()
+    return None
+
+
+def strip_particle(word: str) -> str:
+    """Remove one trailing Korean particle from a word (keeping at least two syllables)."""
+    for particle in PARTICLES:
+        if word.endswith(particle) and len(word) - len(particle) >= 2:
+            return word[: -len(particle)]
+    return word
+
+
+def _korean_title(question: str) -> tuple[str | None, list[str]]:
+    words = _WORD.findall(question)
+    for i, raw in enumerate(words):
+        word = strip_particle(raw)
+        suffix = next((s for s in TITLE_SUFFIXES if word.endswith(s)), None)
+        if suffix is None or not _HANGUL.search(word):
+            continue
+        parts = [word]
+        if i > 0:
+            before = words[i - 1]
+            if (
+                re.fullmatch(r"[가-힣]+", before)
+                and before not in NOT_TITLE_WORDS
+                and not before.endswith(("을", "를", "은", "는", "에", "의", "로", "도"))
+            ):
+                parts.insert(0, before)
+        if len(parts) == 1 and word == suffix:
+            continue  # a bare "규정" names no particular regulation
+        return " ".join(parts), parts
+    return None, []
+
+
+def _english_title(lowered: str) -> list[str]:
+    for phrase, words in EN_TITLE_WORDS.items():
+        if phrase in lowered:
+            return list(words)
+    return []
+
+
+def _keywords(question: str, lang: str) -> list[str]:
+    lowered = question.lower()
+    found: list[str] = []
+    if lang == "en":
+        for phrase, ko in EN_TO_KO.items():
+            if phrase in lowered and ko not in found and ko not in STOPWORDS:
+                found.append(ko)
+                lowered = lowered.replace(phrase, " ")
+        return found
+    for raw in _WORD.findall(question):
+        word = strip_particle(raw)
+        if word in STOPWORDS or not _HANGUL.search(word) or len(word) < 2:
+            continue
+        if word.endswith(_VERB_ENDINGS) or re.search(r"\d", word):
+            continue
+        if word not in found:
+            found.append(word)
+    return found
+
+
+def _reason(question: str) -> str | None:
+    for pattern in _REASON_PATTERNS:
+        match = pattern.search(question)
+        if match:
+            reason = match.group(1).strip(" ,.")
+            reason = re.sub(r"^.*?(?:에\s*대해서?|에\s*대하여)\s*", "", reason)
+            if reason:
+                return reason
+    return None
+
+
+def extract(question: str) -> Entities:
+    """Extract the entities of a question.
+
+    Args:
+        question: The user's question.
+
+    Returns:
+        The entities found.
+    """
+    lang = "ko" if _HANGUL.search(question) else "en"
+    lowered = question.lower()
+    title, title_words = _korean_title(question) if lang == "ko" else (None, [])
+    if lang == "en":
+        title_words = _english_title(lowered)
+    version_match = _VERSION.search(question)
+    version = None
+    if version_match:
+        version = int(next(g for g in version_match.groups() if g))
+    sql_match = _SELECT.search(question)
+    sql = None
+    if sql_match:
+        sql = question[sql_match.start() :].strip()
+        sql = re.sub(
+            r"\s*(실행해\s*줘|실행해주세요|실행|돌려\s*줘|run it|please)?[.!?]*\s*$", "", sql
+        )
+    return Entities(
+        lang=lang,
+        doc_nos=_DOC_NO.findall(question),
+        as_of=_as_of(question),
+        emp_nos=_EMP_NO.findall(question),
+        amount=_amount(question),
+        version=version,
+        title_words=title_words,
+        title=title,
+        keywords=_keywords(question, lang),
+        reason=_reason(question),
+        sql=sql,
+    )

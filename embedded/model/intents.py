@@ -1,0 +1,66 @@
+"""Intent detection: which plan answers a question (a table, checked in order)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from embedded.model.lexicon import CUES, LEAVE_TYPES
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from embedded.model.entities import Entities
+
+
+def cue(question: str, name: str) -> bool:
+    """True when the question contains one of the cue words of ``name``."""
+    lowered = f" {question.lower()} "
+    return any(word in lowered for word in CUES[name])
+
+
+def _names_leave(q: str) -> bool:
+    lowered = q.lower()
+    return any(word in lowered for word in LEAVE_TYPES)
+
+
+def _can_take(q: str) -> bool:
+    return any(w in q.lower() for w in ("쓸 수", "사용할 수", "can i", "take"))
+
+
+# (intent, test) in priority order; the first test that holds wins.
+INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
+    ("literal_sql", lambda q, e: e.sql is not None),
+    ("revision_request", lambda q, e: cue(q, "revision_request")),
+    ("national_id", lambda q, e: cue(q, "national_id")),
+    ("impact", lambda q, e: cue(q, "impact")),
+    ("related", lambda q, e: cue(q, "related")),
+    ("authority", lambda q, e: cue(q, "authority")),
+    ("pending_status", lambda q, e: cue(q, "pending_status")),
+    ("describe", lambda q, e: bool(e.doc_nos)),
+    (
+        "ceiling",
+        lambda q, e: cue(q, "purchase") or (e.amount is not None and cue(q, "approval_ceiling")),
+    ),
+    ("expense", lambda q, e: cue(q, "expense")),
+    ("usage", lambda q, e: bool(e.emp_nos) or cue(q, "department") or cue(q, "usage")),
+    ("remaining", lambda q, e: cue(q, "remaining")),
+    ("effective_date", lambda q, e: cue(q, "effective_date")),
+    ("rule_days", lambda q, e: cue(q, "days") or (_names_leave(q) and _can_take(q))),
+    ("search", lambda q, e: True),
+]
+
+
+def detect_intent(question: str, ents: Entities) -> str:
+    """Return the name of the intent that answers the question.
+
+    Args:
+        question: The user's question.
+        ents: Its entities.
+
+    Returns:
+        An intent name from ``INTENTS``.
+    """
+    for name, test in INTENTS:
+        if test(question, ents):
+            return name
+    return "search"

@@ -1,0 +1,239 @@
+"""Plans about documents as objects: identity, graph links, pending revisions, requests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from embedded.model.compose import (
+    Blocks,
+    Ctx,
+    answer,
+    call,
+    cite,
+    failure,
+    hits_of,
+    hits_titled,
+    not_found,
+)
+from embedded.model.plans_rules import topic_label
+
+Resolved = tuple[str | None, dict[str, Any] | None, Blocks | None]
+
+
+def resolve_doc(ctx: Ctx) -> Resolved:
+    """Find the document the question names: a number, else a title via search.
+
+    Returns:
+        (doc_no, the search hit or None, a step to take first or None).
+    """
+    if ctx.ents.doc_nos:
+        return ctx.ents.doc_nos[0], None, None
+    search = ctx.turn.last("search_regulations")
+    if search is None:
+        query = " ".join(ctx.ents.title_words) or " ".join(ctx.ents.keywords) or ctx.turn.question
+        return None, None, call(ctx, "search_regulations", {"question": query})
+    hits = hits_titled(hits_of(search), ctx.ents.title_words) if ctx.ents.title_words else []
+    if not hits and ctx.ents.title_words and len(ctx.ents.title_words) > 1:
+        # "연차휴가 규정": the generic word may be absent from the formal title.
+        specific = [w for w in ctx.ents.title_words if w not in ("규정", "지침", "기준", "규칙")]
+        hits = (
+            [
+                h
+                for h in hits_titled(hits_of(search), specific)
+                if h.get("doc_class") != "GUIDELINE" and "지침" not in str(h.get("title"))
+            ]
+            if specific
+            else []
+        )
+    if not hits:
+        return None, None, None
+    return str(hits[0].get("doc_no")), hits[0], None
+
+
+def _missing(ctx: Ctx) -> Blocks:
+    search = ctx.turn.last("search_regulations")
+    if search is not None and search.failed:
+        return answer(failure(ctx, search))
+    return answer(not_found(ctx, topic_label(ctx)))
+
+
+def plan_describe(ctx: Ctx) -> Blocks:
+    """What a regulation is and which versions it has."""
+    doc_no, _, step = resolve_doc(ctx)
+    if step:
+        return step
+    if doc_no is None:
+        return _missing(ctx)
+    result = ctx.turn.last("describe_regulation")
+    if result is None:
+        return call(ctx, "describe_regulation", {"doc_no": doc_no})
+    if result.failed or result.data is None:
+        return answer(failure(ctx, result))
+    reg = result.data.get("regulation")
+    if not reg:
+        return answer(not_found(ctx, doc_no))
+    versions = result.data.get("versions") or []
+    listed = ", ".join(
+        cite(ctx, doc_no, v.get("version"), v.get("effective_from")) for v in versions
+    )
+    latest = reg.get("latest_version")
+    return answer(
+        ctx.t(
+            f"{doc_no}은(는) '{reg.get('title')}'입니다 (분류 {reg.get('doc_class')}, "
+            f"소관 {reg.get('owner_dept')}). 승인된 개정은 제{latest}차까지 있습니다. "
+            f"버전 이력: {listed or '없음'}.",
+            f"{doc_no} is '{reg.get('title')}' ({reg.get('doc_class')}, owned by "
+            f"{reg.get('owner_dept')}). Approved versions go up to version {latest}. "
+            f"History: {listed or 'none'}.",
+        )
+    )
+
+
+def _graph_rows(ctx: Ctx, tool: str, key: str, verb_ko: str, verb_en: str) -> Blocks:
+    doc_no, hit, step = resolve_doc(ctx)
+    if step:
+        return step
+    if doc_no is None:
+        return _missing(ctx)
+    result = ctx.turn.last(tool)
+    if result is None:
+        return call(ctx, tool, {"doc_no": doc_no})
+    if result.failed or result.data is None:
+        return answer(failure(ctx, result))
+    rows = [r for r in result.data.get(key) or [] if r.get("doc_no") != doc_no]
+    name = f"{hit.get('title')}({doc_no})" if hit else doc_no
+    if not rows:
+        return answer(
+            ctx.t(
+                f"{name}에 대해 {verb_ko} 문서를 찾을 수 없습니다 (조회 가능한 범위 기준).",
+                f"No documents {verb_en} {name} were found among those available to you.",
+            )
+        )
+    lines = "\n".join(
+        f"- {'  ' * max(0, int(r.get('depth') or 1) - 1)}{r.get('doc_no')} {r.get('title')} "
+        f"({r.get('doc_class')}, depth {r.get('depth')})"
+        for r in rows
+    )
+    return answer(
+        ctx.t(f"{name}의 {verb_ko} 문서입니다:\n{lines}", f"Documents {verb_en} {name}:\n{lines}")
+    )
+
+
+def plan_authority(ctx: Ctx) -> Blocks:
+    """The chain of regulations a document derives from."""
+    return _graph_rows(
+        ctx, "trace_authority", "chain", "근거가 되는 상위", "that are the authority for"
+    )
+
+
+def plan_impact(ctx: Ctx) -> Blocks:
+    """Documents affected when a regulation changes."""
+    return _graph_rows(
+        ctx, "impact_of_change", "dependents", "개정 시 영향을 받는 하위", "affected by a change to"
+    )
+
+
+def plan_related(ctx: Ctx) -> Blocks:
+    """Follow the ontology's derives_from links."""
+    return _graph_rows(
+        ctx, "related_regulations", "related", "온톨로지 링크로 연결된", "linked in the ontology to"
+    )
+
+
+def plan_pending_status(ctx: Ctx) -> Blocks:
+    """Whether a revision in flight has taken effect."""
+    doc_no, hit, step = resolve_doc(ctx)
+    if step:
+        return step
+    if doc_no is None:
+        return _missing(ctx)
+    result = ctx.turn.last("pending_revision")
+    if result is None:
+        return call(ctx, "pending_revision", {"doc_no": doc_no})
+    if result.failed or result.data is None:
+        return answer(failure(ctx, result))
+    rows = [p for p in result.data.get("pending") or [] if p.get("doc_no", doc_no) == doc_no]
+    current = ""
+    if hit:
+        now = cite(ctx, doc_no, hit.get("version"), hit.get("effective_from"))
+        current = ctx.t(f"현재 시행 중인 것은 {now}입니다. ", f"The version in force is {now}. ")
+    if not rows:
+        return answer(
+            current
+            + ctx.t(
+                f"{doc_no}에 진행 중인 개정안은 없습니다.",
+                f"There is no pending revision of {doc_no}.",
+            )
+        )
+    parts = []
+    for p in rows:
+        version, eff = p.get("version"), p.get("effective_from")
+        if p.get("status") == "APPROVED":
+            parts.append(
+                ctx.t(
+                    f"제{version}차는 승인되었지만 {eff}부터 시행 예정으로 아직 시행되지 않았습니다"
+                    f" ({p.get('summary') or ''}).",
+                    f"version {version} is approved but takes effect on {eff}, so it is not in "
+                    f"force yet ({p.get('summary') or ''}).",
+                )
+            )
+        else:
+            parts.append(
+                ctx.t(
+                    f"제{version}차 개정안은 {p.get('status')} 상태로 아직 승인되지 않아 시행되지 "
+                    f"않았습니다 ({p.get('summary') or ''}).",
+                    f"version {version} is a {p.get('status')} that is not approved and not in "
+                    f"force ({p.get('summary') or ''}).",
+                )
+            )
+    return answer(current + ctx.t("아니요, 아직입니다. ", "Not yet. ") + " ".join(parts))
+
+
+def plan_revision_request(ctx: Ctx) -> Blocks:
+    """File a revision request (the one write; the person approves it)."""
+    doc_no, hit, step = resolve_doc(ctx)
+    if step:
+        return step
+    if doc_no is None:
+        return _missing(ctx)
+    version = ctx.ents.version or (hit.get("version") if hit else None)
+    if version is None:
+        return answer(
+            ctx.t(
+                f"{doc_no}의 어느 차수에 대한 요청인지 알 수 없어 요청하지 않았습니다. "
+                "차수를 알려주세요.",
+                f"I could not tell which version of {doc_no} to request a revision of.",
+            )
+        )
+    result = ctx.turn.last("request_regulation_revision")
+    if result is None:
+        reason = ctx.ents.reason or ctx.t("규정 개정 검토 요청", "Revision review requested")
+        args = {"doc_no": doc_no, "version": int(version), "reason": reason}
+        return call(ctx, "request_regulation_revision", args)
+    target = cite(ctx, doc_no, version, None)
+    status = str((result.data or {}).get("status") or "")
+    raw = result.raw.lower()
+    if status == "DENIED_BY_USER" or (result.failed and ("denied" in raw or "거부" in raw)):
+        return answer(
+            ctx.t(
+                f"{target} 개정 요청이 거부되어 접수되지 않았습니다.",
+                f"The revision request for {target} was denied, so it was not filed.",
+            )
+        )
+    if result.failed:
+        return answer(
+            ctx.t(f"{target} 개정 요청이 접수되지 않았습니다. ", "") + failure(ctx, result)
+        )
+    if status == "REPLAYED":
+        return answer(
+            ctx.t(
+                f"{target} 개정 요청은 이미 접수된 요청입니다 (중복 요청 없음).",
+                f"A revision request for {target} was already filed; no duplicate was created.",
+            )
+        )
+    return answer(
+        ctx.t(
+            f"{target} 개정 요청이 접수되었습니다 (사유: {result.input.get('reason')}).",
+            f"The revision request for {target} was filed (reason: {result.input.get('reason')}).",
+        )
+    )

@@ -1,0 +1,212 @@
+"""Plans over the HR views: leave used and remaining, literal SQL, denied columns."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from embedded.model.compose import (
+    Blocks,
+    Ctx,
+    answer,
+    call,
+    cite,
+    days_in,
+    doc_hits,
+    failure,
+    not_found,
+    rows_of,
+)
+from embedded.model.lexicon import LEAVE_TYPES
+from embedded.model.plans_rules import first_search, topic_hits, topic_label
+
+_MAX_ROWS = 20
+_SAFE_VALUE = re.compile(r"^[0-9A-Za-z가-힣 _-]+$")
+
+
+def leave_type(ctx: Ctx) -> str | None:
+    """Return the 휴가유형 value the question is about."""
+    lowered = ctx.turn.question.lower()
+    for word, value in LEAVE_TYPES.items():
+        if word in lowered:
+            return value
+    return None
+
+
+def leave_sql(ctx: Ctx) -> str:
+    """Build the leave query; the platform's row filter decides whose rows come back."""
+    sql = "SELECT 사번, 부서코드, 휴가유형, 연도, 사용일수 FROM semantic.hr.leave_balance"
+    conditions = []
+    kind = leave_type(ctx)
+    if kind and _SAFE_VALUE.match(kind):
+        conditions.append(f"휴가유형 = '{kind}'")
+    for emp_no in ctx.ents.emp_nos[:1]:
+        if emp_no.isdigit():
+            conditions.append(f"사번 = '{emp_no}'")
+    if conditions:
+        sql += " WHERE " + " AND ".join(conditions)
+    return sql + " ORDER BY 사번, 연도"
+
+
+def table(columns: list[str], rows: list[list[Any]]) -> str:
+    """Render rows as a short list (at most 20)."""
+    lines = [
+        "- " + ", ".join(f"{c} {v}" for c, v in zip(columns, row, strict=False))
+        for row in rows[:_MAX_ROWS]
+    ]
+    if len(rows) > _MAX_ROWS:
+        lines.append(f"- … ({len(rows) - _MAX_ROWS} more)")
+    return "\n".join(lines)
+
+
+def _used_by_employee(columns: list[str], rows: list[list[Any]]) -> dict[str, int]:
+    if "사번" not in columns or "사용일수" not in columns:
+        return {}
+    emp, used = columns.index("사번"), columns.index("사용일수")
+    totals: dict[str, int] = {}
+    for row in rows:
+        totals[str(row[emp])] = totals.get(str(row[emp]), 0) + int(row[used] or 0)
+    return totals
+
+
+def plan_usage(ctx: Ctx) -> Blocks:
+    """Leave used, for the rows the caller may see."""
+    result = ctx.turn.last("query_hr")
+    if result is None:
+        return call(ctx, "query_hr", {"question_sql": leave_sql(ctx)})
+    if result.failed:
+        return answer(failure(ctx, result))
+    columns, rows = rows_of(result)
+    if not rows:
+        who = ctx.ents.emp_nos[0] if ctx.ents.emp_nos else ""
+        return answer(
+            ctx.t(
+                f"{who + ' 사번의 ' if who else ''}사용 기록을 찾을 수 없습니다. "
+                "조회 권한이 없거나 "
+                "기록이 없는 경우로, 추측하지 않겠습니다.",
+                f"No records found{' for ' + who if who else ''}: they are not available to you "
+                "or do not exist.",
+            )
+        )
+    totals = _used_by_employee(columns, rows)
+    summary = ", ".join(f"{emp} {days}일" for emp, days in totals.items())
+    return answer(
+        ctx.t(
+            f"조회 가능한 사용 현황입니다 ({len(rows)}건, 사번별 합계: {summary}).\n"
+            f"{table(columns, rows)}",
+            f"Usage visible to you ({len(rows)} rows; total per employee: "
+            f"{summary.replace('일', ' days')}).\n{table(columns, rows)}",
+        )
+    )
+
+
+def plan_remaining(ctx: Ctx) -> Blocks:
+    """Days left = days the rule in force grants − days used (arithmetic shown)."""
+    step = first_search(ctx)
+    if step:
+        return step
+    search = ctx.turn.all("search_regulations")[0]
+    if search.failed:
+        return answer(failure(ctx, search))
+    hits = topic_hits(ctx)
+    if not hits:
+        return answer(not_found(ctx, topic_label(ctx)))
+    top = hits[0]
+    doc_no = str(top.get("doc_no"))
+    granted = days_in(
+        " ".join(str(h.get("text")) for h in doc_hits(hits, doc_no)), ctx.ents.keywords
+    )
+    result = ctx.turn.last("query_hr")
+    if result is None:
+        return call(ctx, "query_hr", {"question_sql": leave_sql(ctx)})
+    if result.failed:
+        return answer(failure(ctx, result))
+    citation = cite(ctx, doc_no, top.get("version"), top.get("effective_from"))
+    if granted is None:
+        return answer(
+            ctx.t(
+                f"{citation}에서 부여 일수를 찾을 수 없어 계산할 수 없습니다.",
+                f"{citation} states no number of days, so I cannot compute this.",
+            )
+        )
+    totals = _used_by_employee(*rows_of(result))
+    if not totals:
+        return answer(
+            ctx.t(
+                f"{citation}에 따른 부여 일수는 {granted}일이지만, 조회 가능한 사용 기록을 찾을 수 "
+                "없어 남은 일수는 확인할 수 없습니다.",
+                f"{citation} grants {granted} days, but no usage records are available to you, "
+                "so I cannot confirm what is left.",
+            )
+        )
+    lines = [
+        ctx.t(
+            f"{emp}: {granted}일 − {used}일 = {granted - used}일",
+            f"{emp}: {granted} − {used} = {granted - used} days",
+        )
+        for emp, used in totals.items()
+    ]
+    if len(totals) == 1:
+        used = next(iter(totals.values()))
+        return answer(
+            ctx.t(
+                f"남은 일수는 {granted - used}일입니다. 현재 시행 중인 {citation}의 부여 일수 "
+                f"{granted}일에서 사용한 {used}일을 빼면 "
+                f"{granted}일 − {used}일 = {granted - used}일입니다.",
+                f"You have {granted - used} days left: {citation} grants {granted} days and you "
+                f"have used {used}, so {granted} − {used} = {granted - used}.",
+            )
+        )
+    return answer(
+        ctx.t(
+            f"{citation} 기준 ({granted}일) 사번별 잔여 일수:\n",
+            f"Days left per employee under {citation} ({granted} days):\n",
+        )
+        + "\n".join(lines)
+    )
+
+
+def plan_national_id(ctx: Ctx) -> Blocks:
+    """A national ID is asked for: try, and report the platform's refusal."""
+    result = ctx.turn.last("query_hr")
+    if result is None:
+        return call(
+            ctx,
+            "query_hr",
+            {"question_sql": "SELECT 사번, 주민등록번호 FROM semantic.hr.employees"},
+        )
+    if result.failed:
+        return answer(
+            ctx.t(
+                "주민등록번호는 조회 권한이 없어 확인할 수 없습니다 (플랫폼 정책에 의해 거부됨).",
+                "National ID numbers are not available to you: the platform denied the query.",
+            )
+        )
+    return answer(
+        ctx.t(
+            "주민등록번호는 민감한 개인정보라 답변에 표시하지 않습니다.",
+            "National ID numbers are sensitive and are not shown in answers.",
+        )
+    )
+
+
+def plan_literal_sql(ctx: Ctx) -> Blocks:
+    """Run a SELECT the person wrote, as written."""
+    result = ctx.turn.last("query_hr")
+    if result is None:
+        return call(ctx, "query_hr", {"question_sql": ctx.ents.sql or ""})
+    if result.failed:
+        return answer(
+            ctx.t("쿼리 실행이 실패했습니다. ", "The query failed. ") + failure(ctx, result)
+        )
+    columns, rows = rows_of(result)
+    if not rows:
+        return answer(
+            ctx.t(
+                "쿼리 결과가 없습니다 (조회 가능한 행을 찾을 수 없습니다).",
+                "The query returned no rows available to you (not found).",
+            )
+        )
+    return answer(
+        ctx.t(f"쿼리 결과 {len(rows)}건입니다.\n", f"{len(rows)} rows.\n") + table(columns, rows)
+    )

@@ -1,0 +1,190 @@
+"""Plans that compare money against regulation text: lodging caps, approval ceilings."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from embedded.model.compose import (
+    Blocks,
+    Ctx,
+    answer,
+    call,
+    cite,
+    failure,
+    hits_of,
+    not_found,
+    rows_of,
+)
+from embedded.model.entities import AMOUNT, korean_amount
+from embedded.model.plans_hr import table
+
+_CLAUSE = re.compile(r"[^\n.;·]+")
+_EXPENSE_SQL = (
+    "SELECT 청구번호, 유형, 지역, 숙박일수, 금액, 청구일, 상태 FROM semantic.hr.expenses "
+    "WHERE 숙박일수 > 0 ORDER BY 청구일"
+)
+
+
+def amounts_in(text: str) -> list[tuple[int, int]]:
+    """Return (value in won, end offset) of each amount written in the text."""
+    found = []
+    for match in AMOUNT.finditer(text):
+        value = korean_amount(match.group(1))
+        if value:
+            found.append((value, match.end()))
+    return found
+
+
+def _band(clause: str) -> tuple[int, int] | None:
+    amounts = amounts_in(clause)
+    if not amounts:
+        return None
+    low, high = 0, 10**15
+    for value, end in amounts:
+        after = clause[end : end + 6]
+        if "초과" in after:
+            low = value + 1
+        elif "이상" in after:
+            low = value
+        elif "미만" in after:
+            high = value - 1
+        elif "이하" in after or "까지" in after:
+            high = value
+    return (low, high) if (low, high) != (0, 10**15) else None
+
+
+def _subclauses(text: str) -> list[str]:
+    clauses: list[str] = []
+    for part in _CLAUSE.findall(text):
+        clauses.extend(p.strip() for p in re.split(r",\s+|\s+/\s+", part) if p.strip())
+    return clauses
+
+
+def _search_first(ctx: Ctx, query: str) -> Blocks | None:
+    if ctx.turn.last("search_regulations") is None:
+        return call(ctx, "search_regulations", {"question": query})
+    return None
+
+
+def plan_ceiling(ctx: Ctx) -> Blocks:
+    """Who approves a purchase of a given amount, from the ceilings in the guideline."""
+    step = _search_first(ctx, " ".join([*ctx.ents.keywords, "결재", "금액"]))
+    if step:
+        return step
+    search = ctx.turn.last("search_regulations")
+    assert search is not None
+    if search.failed:
+        return answer(failure(ctx, search))
+    amount = ctx.ents.amount
+    hits = [h for h in hits_of(search) if amounts_in(str(h.get("text")))]
+    for hit in hits:
+        for clause in _subclauses(str(hit.get("text"))):
+            band = _band(clause)
+            if amount is not None and band and band[0] <= amount <= band[1]:
+                citation = cite(
+                    ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from")
+                )
+                return answer(
+                    ctx.t(
+                        f"{amount:,}원 발주는 {hit.get('title')} {citation} "
+                        f'{hit.get("article_no") or ""}의 "{clause}" 구간에 해당합니다.',
+                        f'A {amount:,} won order falls under "{clause}" in {hit.get("title")} '
+                        f"{citation} {hit.get('article_no') or ''}.",
+                    )
+                )
+    if hits:
+        hit = hits[0]
+        citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
+        return answer(
+            ctx.t(
+                f"금액 구간을 확정할 수 없어 관련 조항을 그대로 인용합니다 — "
+                f"{citation}: {hit.get('text')}",
+                f"I could not place the amount in a band; the article says — {citation}: "
+                f"{hit.get('text')}",
+            )
+        )
+    return answer(not_found(ctx, " ".join(ctx.ents.keywords)))
+
+
+def _cap_for(hits: list[dict[str, Any]], region: str) -> tuple[int, str, dict[str, Any]] | None:
+    general: tuple[int, str, dict[str, Any]] | None = None
+    for hit in hits:
+        for clause in _subclauses(str(hit.get("text"))):
+            amounts = amounts_in(clause)
+            if not amounts or ("숙박" not in clause and "1박" not in clause and not region):
+                continue
+            if region and region in clause:
+                start = clause.find(region)
+                after = [a for a in amounts if a[1] > start]
+                return (after or amounts)[0][0], clause, hit
+            if general is None and ("숙박" in clause or "1박" in clause):
+                general = (amounts[0][0], clause, hit)
+    return general
+
+
+def plan_expense(ctx: Ctx) -> Blocks:
+    """Check the caller's lodging claims against the lodging cap (arithmetic shown)."""
+    step = _search_first(ctx, "출장 숙박비 상한 " + " ".join(ctx.ents.keywords))
+    if step:
+        return step
+    search = ctx.turn.last("search_regulations")
+    assert search is not None
+    if search.failed:
+        return answer(failure(ctx, search))
+    result = ctx.turn.last("query_hr")
+    if result is None:
+        return call(ctx, "query_hr", {"question_sql": _EXPENSE_SQL})
+    if result.failed:
+        return answer(failure(ctx, result))
+    hits = [
+        h
+        for h in hits_of(search)
+        if "숙박" in str(h.get("text")) and amounts_in(str(h.get("text")))
+    ]
+    if not hits:
+        return answer(not_found(ctx, ctx.t("숙박비 상한 규정", "lodging cap")))
+    columns, rows = rows_of(result)
+    if not rows:
+        return answer(
+            ctx.t(
+                "조회 가능한 숙박비 청구 내역을 찾을 수 없습니다.",
+                "No lodging claims are available to you (not found).",
+            )
+        )
+    lines = []
+    for row in rows:
+        record = dict(zip(columns, row, strict=False))
+        nights = int(record.get("숙박일수") or 0) or 1
+        total = int(record.get("금액") or 0)
+        cap_info = _cap_for(hits, str(record.get("지역") or ""))
+        if cap_info is None:
+            continue
+        cap, clause, hit = cap_info
+        per_night = total // nights
+        verdict = (
+            ctx.t("적합", "within the cap") if per_night <= cap else ctx.t("초과", "over the cap")
+        )
+        citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
+        lines.append(
+            ctx.t(
+                f"- 청구 {record.get('청구번호')} ({record.get('지역')}): "
+                f"{total:,}원 ÷ {nights}박 = "
+                f'1박 {per_night:,}원, 상한 {cap:,}원 → {verdict} ({citation}: "{clause}")',
+                f"- claim {record.get('청구번호')} ({record.get('지역')}): "
+                f"{total:,} ÷ {nights} nights "
+                f'= {per_night:,} per night, cap {cap:,} → {verdict} ({citation}: "{clause}")',
+            )
+        )
+    if not lines:
+        return answer(
+            ctx.t(
+                "숙박비 상한 금액을 규정에서 확인할 수 없습니다.\n",
+                "I could not find the lodging cap amount.\n",
+            )
+            + table(columns, rows)
+        )
+    return answer(
+        ctx.t("숙박비 청구를 규정 상한과 비교했습니다:\n", "Your lodging claims against the cap:\n")
+        + "\n".join(lines)
+    )

@@ -1,0 +1,233 @@
+"""Plans that answer from regulation text: entitlements, effective dates, pending revisions."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from embedded.model.compose import (
+    Blocks,
+    Ctx,
+    answer,
+    call,
+    cite,
+    date_note,
+    days_in,
+    doc_hits,
+    failure,
+    hits_about,
+    hits_of,
+    hits_titled,
+    not_found,
+    squash,
+)
+
+_CONTACT_WORDS = ("연락처", "전화", "문의", "담당", "내선", "contact", "phone", "tel")
+_LINE = re.compile(r"[^\n.]+")
+
+
+def search_query(ctx: Ctx) -> str:
+    """Return the words to search for: the title, else the topic words, else the question."""
+    if ctx.ents.title_words:
+        return " ".join(ctx.ents.title_words)
+    if ctx.ents.keywords:
+        return " ".join(ctx.ents.keywords)
+    return ctx.turn.question
+
+
+def first_search(ctx: Ctx, query: str | None = None) -> Blocks | None:
+    """Return the first search call to make, or None when it has been made."""
+    if ctx.turn.all("search_regulations"):
+        return None
+    args: dict[str, Any] = {"question": query or search_query(ctx)}
+    if ctx.ents.as_of:
+        args["as_of"] = ctx.ents.as_of
+    return call(ctx, "search_regulations", args)
+
+
+def topic_hits(ctx: Ctx) -> list[dict[str, Any]]:
+    """Return the first search's hits that are about the question (title or topic words)."""
+    searches = ctx.turn.all("search_regulations")
+    hits = hits_of(searches[0]) if searches else []
+    if ctx.ents.title_words:
+        return hits_titled(hits, ctx.ents.title_words)
+    return hits_about(hits, ctx.ents.keywords) if ctx.ents.keywords else hits
+
+
+def topic_label(ctx: Ctx) -> str:
+    """Return how to name the topic in the answer."""
+    return ctx.ents.title or " ".join(ctx.ents.keywords) or ctx.turn.question
+
+
+def _upcoming(
+    ctx: Ctx, doc_no: str, today: str
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    pending = ctx.turn.last("pending_revision")
+    if pending is None or pending.failed or pending.data is None:
+        return [], []
+    rows = [p for p in pending.data.get("pending") or [] if p.get("doc_no", doc_no) == doc_no]
+    approved = [
+        p for p in rows if p.get("status") == "APPROVED" and str(p.get("effective_from")) > today
+    ]
+    drafts = [p for p in rows if p.get("status") != "APPROVED"]
+    return approved, drafts
+
+
+def _future_days(
+    ctx: Ctx, version: dict[str, Any], topic: list[str]
+) -> tuple[int | None, Blocks | None]:
+    days = days_in(str(version.get("summary") or ""), topic)
+    if days is not None:
+        return days, None
+    eff = version.get("effective_from")
+    for search in ctx.turn.all("search_regulations")[1:]:
+        if search.input.get("as_of") == eff:
+            hits = doc_hits(hits_of(search), str(version.get("doc_no")))
+            return days_in(" ".join(str(h.get("text")) for h in hits), topic), None
+    args = {"question": search_query(ctx), "as_of": eff}
+    return None, call(ctx, "search_regulations", args)
+
+
+def plan_rule_days(ctx: Ctx) -> Blocks:
+    """How many days a rule grants (now, on a past date, and what is about to change)."""
+    step = first_search(ctx)
+    if step:
+        return step
+    search = ctx.turn.all("search_regulations")[0]
+    if search.failed:
+        return answer(failure(ctx, search))
+    hits = topic_hits(ctx)
+    if not hits:
+        return answer(not_found(ctx, topic_label(ctx)))
+    top = hits[0]
+    doc_no = str(top.get("doc_no"))
+    texts = " ".join(str(h.get("text")) for h in doc_hits(hits, doc_no))
+    topic = ctx.ents.keywords or ctx.ents.title_words
+    days = days_in(texts, topic)
+    citation = cite(ctx, doc_no, top.get("version"), top.get("effective_from"))
+    if days is None:
+        return answer(
+            ctx.t(
+                f"{citation}을 찾았지만 일수를 명시한 조항은 찾을 수 없습니다: {top.get('text')}",
+                f"I found {citation}, but no article states a number of days: {top.get('text')}",
+            )
+        )
+    if ctx.ents.as_of:
+        return answer(
+            ctx.t(
+                f"{days}일입니다. {ctx.ents.as_of} 기준으로 시행 중이던 {citation}에 따르면 "
+                f"{topic_label(ctx)}은(는) {days}일이었습니다.",
+                f"{days} days. On {ctx.ents.as_of} the version in force was {citation}, "
+                f"which granted {days} days.",
+            )
+        )
+    if ctx.turn.last("pending_revision") is None and ctx.has("pending_revision"):
+        return call(ctx, "pending_revision", {"doc_no": doc_no})
+    today = str((search.data or {}).get("as_of") or "")
+    approved, drafts = _upcoming(ctx, doc_no, today)
+    text = ctx.t(
+        f"현재 시행 중인 {citation}에 따르면 {topic_label(ctx)}은(는) {days}일까지 쓸 수 있습니다.",
+        f"Under {citation}, currently in force, the entitlement is {days} days.",
+    ) + date_note(ctx, top)
+    for version in approved:
+        next_days, step = _future_days(ctx, version, topic)
+        if step:
+            return step
+        next_cite = cite(ctx, doc_no, version.get("version"), None)
+        eff = version.get("effective_from")
+        figure = ctx.t(f"{next_days}일로 ", f"to {next_days} days ") if next_days else ""
+        text += ctx.t(
+            f" 다만 {next_cite}이(가) 승인되어 {eff}부터 {figure}바뀔 예정이며, "
+            f"아직 시행 전이므로 그 전까지는 {days}일이 적용됩니다.",
+            f" An approved {next_cite} changes this {figure}from {eff}; it is not in force "
+            f"yet, so until then {days} days apply.",
+        )
+    for version in drafts:
+        text += ctx.t(
+            f" 제{version.get('version')}차 개정안({version.get('status')})은 아직 승인되지 않아 "
+            "효력이 없습니다.",
+            f" A draft version {version.get('version')} ({version.get('status')}) is not "
+            "approved and has no effect.",
+        )
+    return answer(text)
+
+
+def plan_effective_date(ctx: Ctx) -> Blocks:
+    """When a regulation took effect, disclosing a stated/approved date mismatch."""
+    step = first_search(ctx)
+    if step:
+        return step
+    search = ctx.turn.all("search_regulations")[0]
+    if search.failed:
+        return answer(failure(ctx, search))
+    hits = topic_hits(ctx)
+    if not hits:
+        return answer(not_found(ctx, topic_label(ctx)))
+    top = hits[0]
+    citation = cite(ctx, str(top.get("doc_no")), top.get("version"), top.get("effective_from"))
+    return answer(
+        ctx.t(
+            f"{top.get('title')}의 현행 버전은 {citation}이며, {top.get('effective_from')}부터 "
+            "시행되고 있습니다.",
+            f"The version of {top.get('title')} in force is {citation}; it has applied since "
+            f"{top.get('effective_from')}.",
+        )
+        + date_note(ctx, top)
+    )
+
+
+def _contact_lines(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
+    for hit in hits:
+        lines = [ln.strip() for ln in _LINE.findall(str(hit.get("text")))]
+        found = [ln for ln in lines if any(w in ln.lower() for w in _CONTACT_WORDS)]
+        if found:
+            citation = cite(
+                ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from")
+            )
+            quoted = " / ".join(f'"{ln}"' for ln in found[:3])
+            return answer(
+                ctx.t(
+                    f"{hit.get('title')} ({citation})에 다음과 같이 나와 있습니다: {quoted}. "
+                    "표시된 내용은 조회 권한에 따라 가려진(마스킹된) 부분이 있을 수 있습니다.",
+                    f"{hit.get('title')} ({citation}) says: {quoted}. Parts may be masked "
+                    "for your access level.",
+                )
+            )
+    return answer(not_found(ctx, topic_label(ctx)))
+
+
+def plan_search(ctx: Ctx) -> Blocks:
+    """Find the regulation the question is about and quote what it says."""
+    step = first_search(ctx)
+    if step:
+        return step
+    search = ctx.turn.all("search_regulations")[0]
+    if search.failed:
+        return answer(failure(ctx, search))
+    hits = topic_hits(ctx)
+    if not hits:
+        return answer(not_found(ctx, topic_label(ctx)))
+    lowered = ctx.turn.question.lower()
+    if any(w in lowered for w in _CONTACT_WORDS):
+        return _contact_lines(ctx, hits)
+    top = hits[0]
+    doc_no = str(top.get("doc_no"))
+    citation = cite(ctx, doc_no, top.get("version"), top.get("effective_from"))
+    articles = [
+        f"- {h.get('article_no') or ''} {h.get('article_title') or ''}: {h.get('text')}".strip()
+        for h in doc_hits(hits, doc_no)[:3]
+    ]
+    body = "\n".join(articles)
+    return answer(
+        ctx.t(
+            f"{top.get('title')} — {citation}의 관련 조항입니다.\n{body}",
+            f"{top.get('title')} — relevant articles of {citation}:\n{body}",
+        )
+        + date_note(ctx, top)
+    )
+
+
+def mentions(text: str, words: list[str]) -> bool:
+    """True when the text mentions every word (spacing ignored)."""
+    hay = squash(text)
+    return all(squash(w) in hay for w in words)
