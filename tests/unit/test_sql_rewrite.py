@@ -154,9 +154,9 @@ def test_injection_in_attr_is_quoted(db: Path) -> None:
 
 
 def test_authorizer_blocks_other_tables(db: Path) -> None:
-    with pytest.raises(QueryRefused, match="prohibited|not authorized"):
+    with pytest.raises(QueryRefused, match=r"prohibited|not authorized"):
         run_guarded(db, "SELECT x FROM secrets", tables=frozenset({"hr_employees"}))
-    with pytest.raises(QueryRefused, match="prohibited|not authorized"):
+    with pytest.raises(QueryRefused, match=r"prohibited|not authorized"):
         run_guarded(
             db, "SELECT 주민등록번호 FROM hr_employees", tables=frozenset({"hr_employees"}),
             denied_reads=frozenset({("hr_employees", "주민등록번호")}),

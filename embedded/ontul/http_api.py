@@ -1,0 +1,341 @@
+"""HTTP surface of the platform: routing, request models, JSON errors.
+
+Every failure is a JSON ``{"error": ...}`` with a 4xx status that says what is
+wrong; an unexpected exception is logged and answered with 500
+``{"error": "internal error"}`` (no traceback leaves the process).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+import uuid
+from http.server import BaseHTTPRequestHandler
+from typing import TYPE_CHECKING, Any, ClassVar
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from embedded.ontul import ontology, retrievers
+from embedded.ontul.auth import ACCESS, REFRESH
+from embedded.ontul.errors import ApiError, PolicyDenied, QueryRefused
+from embedded.ontul.guarded_sqlite import run_guarded
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from embedded.ontul.auth import TokenService, UserStore
+    from embedded.ontul.context import PlatformContext
+    from embedded.ontul.policy import UserRecord
+
+log = logging.getLogger("embedded.ontul")
+
+MAX_BODY_BYTES = 1024 * 1024
+"""Larger request bodies are refused with 413."""
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+
+class LoginBody(_Body):
+    username: str
+    password: str
+
+
+class RefreshBody(_Body):
+    refreshToken: str
+
+
+class SqlBody(_Body):
+    sql: str
+
+
+class RetrieverBody(_Body):
+    args: dict[str, Any] = {}
+    maxRows: int | None = None
+
+
+class ObjectQueryBody(_Body):
+    filters: dict[str, Any] | None = None
+    select: list[str] | None = None
+    orderBy: str | None = None
+    desc: bool = False
+    limit: int | None = None
+
+
+class TraverseBody(_Body):
+    sourceKey: str
+    select: list[str] | None = None
+    limit: int | None = None
+    maxDepth: int | None = None
+
+
+class ActionBody(_Body):
+    args: dict[str, Any]
+    idempotencyKey: str | None = None
+
+
+def _validation_message(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(p) for p in err["loc"]) or "body"
+        parts.append(f"{where}: {err['msg']}")
+    return "invalid request: " + "; ".join(parts)
+
+
+class Api:
+    """Endpoint implementations, independent of the HTTP plumbing."""
+
+    def __init__(self, ctx: PlatformContext, users: UserStore, tokens: TokenService) -> None:
+        """Create the API.
+
+        Args:
+            ctx: Platform state.
+            users: User store.
+            tokens: Token service.
+        """
+        self.ctx = ctx
+        self.users = users
+        self.tokens = tokens
+
+    def authenticate(self, header: str | None) -> UserRecord:
+        """Return the active user behind a ``Bearer`` header.
+
+        Raises:
+            ApiError: 401 for a missing, bad or expired token or a disabled account.
+        """
+        if not header or not header.startswith("Bearer "):
+            raise ApiError(401, "missing bearer token")
+        user_id = self.tokens.verify(header[7:].strip(), ACCESS)
+        user = self.users.get(user_id)
+        if user is None:
+            raise ApiError(401, "unknown user")
+        if not user.active:
+            raise ApiError(401, "account disabled")
+        return user
+
+    def login(self, body: LoginBody) -> dict[str, Any]:
+        """POST /admin/auth/login."""
+        user = self.users.check_password(body.username, body.password)
+        self.ctx.writer.audit(user.user_id, "auth:Login", "admin.auth", "ALLOW", None)
+        return {
+            "accessToken": self.tokens.issue(user.user_id, ACCESS),
+            "refreshToken": self.tokens.issue(user.user_id, REFRESH),
+            "username": user.user_id,
+            "displayName": user.display_name,
+            "isAdmin": self.ctx.engine.is_admin(user),
+        }
+
+    def refresh(self, body: RefreshBody) -> dict[str, Any]:
+        """POST /admin/auth/refresh."""
+        user_id = self.tokens.verify(body.refreshToken, REFRESH)
+        user = self.users.get(user_id)
+        if user is None or not user.active:
+            raise ApiError(401, "account disabled")
+        return {"accessToken": self.tokens.issue(user_id, ACCESS)}
+
+    def execute_sql(self, user: UserRecord, body: SqlBody) -> dict[str, Any]:
+        """POST /admin/query/execute."""
+        query_id = uuid.uuid4().hex
+        started = time.perf_counter()
+        try:
+            rewritten = self.ctx.rewriter.rewrite(body.sql, user)
+        except PolicyDenied as exc:
+            self.ctx.writer.audit(user.user_id, exc.action, exc.resource, "DENY", body.sql)
+            return {"queryId": query_id, "status": "error", "error": str(exc)}
+        except QueryRefused as exc:
+            self.ctx.writer.audit(user.user_id, "data:Select", "sql", "DENY", body.sql)
+            return {"queryId": query_id, "status": "error", "error": str(exc)}
+        self.ctx.writer.audit(
+            user.user_id, "data:Select", ",".join(rewritten.relations), "ALLOW", body.sql
+        )
+        try:
+            columns, rows = run_guarded(
+                self.ctx.db_path, rewritten.sql, tables=rewritten.tables,
+                denied_reads=rewritten.denied_reads,
+            )
+        except QueryRefused as exc:
+            return {"queryId": query_id, "status": "error", "error": str(exc)}
+        return {
+            "queryId": query_id, "status": "ok", "commandTag": f"SELECT {len(rows)}",
+            "elapsedMs": round((time.perf_counter() - started) * 1000, 3),
+            "columns": columns, "rows": rows, "rowCount": len(rows),
+        }
+
+    def audit(self, user: UserRecord, query: dict[str, list[str]]) -> dict[str, Any]:
+        """GET /admin/audit (admin only)."""
+        if not self.ctx.engine.is_admin(user):
+            self.ctx.writer.audit(user.user_id, "admin:ReadAudit", "admin.audit", "DENY", None)
+            raise ApiError(403, "the audit log is for administrators only")
+        try:
+            limit = int((query.get("limit") or ["100"])[0])
+        except ValueError:
+            raise ApiError(400, "limit must be an integer") from None
+        if not 1 <= limit <= 10_000:
+            raise ApiError(400, "limit must be between 1 and 10000")
+        user_filter = query.get("user", [""])[0] or None
+        action_filter = query.get("action", [""])[0] or None
+        rows = self.ctx.writer.read(user_filter, action_filter, limit)
+        return {"rows": rows, "rowCount": len(rows)}
+
+
+Route = tuple[str, re.Pattern[str], str]
+
+ROUTES: list[Route] = [
+    ("GET", re.compile(r"/health"), "health"),
+    ("POST", re.compile(r"/admin/auth/login"), "login"),
+    ("POST", re.compile(r"/admin/auth/refresh"), "refresh"),
+    ("POST", re.compile(r"/admin/query/execute"), "sql"),
+    ("POST", re.compile(r"/api/v1/retrievers/([^/]+)/invoke"), "retriever"),
+    ("POST", re.compile(r"/api/v1/object-types/([^/]+)/query"), "objects"),
+    ("POST", re.compile(r"/api/v1/link-types/([^/]+)/traverse"), "link"),
+    ("POST", re.compile(r"/api/v1/action-types/([^/]+)/invoke"), "action"),
+    ("GET", re.compile(r"/admin/audit"), "audit"),
+]
+
+
+class Handler(BaseHTTPRequestHandler):
+    """Request handler; the server sets :attr:`api`."""
+
+    api: ClassVar[Api]
+    protocol_version = "HTTP/1.1"
+    server_version = "OntulEmbedded/1.0"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Route access logs to logging (quiet by default)."""
+        log.debug(format, *args)
+
+    def do_GET(self) -> None:
+        """Dispatch a GET."""
+        self._dispatch("GET")
+
+    def do_POST(self) -> None:
+        """Dispatch a POST."""
+        self._dispatch("POST")
+
+    def do_PUT(self) -> None:
+        """Refuse PUT."""
+        self._dispatch("PUT")
+
+    def do_DELETE(self) -> None:
+        """Refuse DELETE."""
+        self._dispatch("DELETE")
+
+    def _send(self, status: int, payload: object) -> None:
+        data = json.dumps(payload, ensure_ascii=False, default=str).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _body(self) -> dict[str, Any]:
+        length_header = self.headers.get("Content-Length")
+        if self.headers.get("Transfer-Encoding"):
+            self.close_connection = True
+            raise ApiError(411, "send the body with a Content-Length")
+        try:
+            length = int(length_header or "0")
+        except ValueError:
+            self.close_connection = True
+            raise ApiError(400, "bad Content-Length") from None
+        if length > MAX_BODY_BYTES:
+            self.close_connection = True
+            raise ApiError(413, f"request body larger than {MAX_BODY_BYTES} bytes")
+        raw = self.rfile.read(length) if length > 0 else b""
+        if not raw:
+            raise ApiError(400, "request body must be a JSON object")
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ApiError(400, f"malformed JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise ApiError(400, "request body must be a JSON object")
+        return data
+
+    def _dispatch(self, method: str) -> None:
+        try:
+            status, payload = self._route(method)
+        except ApiError as exc:
+            status, payload = exc.status, {"error": exc.message}
+        except PolicyDenied as exc:
+            status, payload = 403, {"error": str(exc)}
+        except QueryRefused as exc:
+            status, payload = 400, {"error": str(exc)}
+        except ValidationError as exc:
+            status, payload = 400, {"error": _validation_message(exc)}
+        except Exception:
+            log.exception("internal error on %s %s", method, self.path)
+            status, payload = 500, {"error": "internal error"}
+        try:
+            self._send(status, payload)
+        except OSError:
+            self.close_connection = True
+
+    def _route(self, method: str) -> tuple[int, object]:
+        parts = urlsplit(self.path)
+        path = parts.path.rstrip("/") or "/"
+        for verb, pattern, name in ROUTES:
+            m = pattern.fullmatch(path)
+            if m is None:
+                continue
+            if verb != method:
+                raise ApiError(405, f"{method} is not allowed on {path}")
+            handler: Callable[..., tuple[int, object]] = getattr(self, "_h_" + name)
+            return handler(*(unquote(g) for g in m.groups()), query=parse_qs(parts.query))
+        raise ApiError(404, f"no endpoint {method} {path}")
+
+    def _user(self) -> UserRecord:
+        return self.api.authenticate(self.headers.get("Authorization"))
+
+    def _h_health(self, query: dict[str, list[str]]) -> tuple[int, object]:
+        return 200, {"status": "ok"}
+
+    def _h_login(self, query: dict[str, list[str]]) -> tuple[int, object]:
+        return 200, self.api.login(LoginBody.model_validate(self._body()))
+
+    def _h_refresh(self, query: dict[str, list[str]]) -> tuple[int, object]:
+        return 200, self.api.refresh(RefreshBody.model_validate(self._body()))
+
+    def _h_sql(self, query: dict[str, list[str]]) -> tuple[int, object]:
+        body = self._body()
+        user = self._user()
+        return 200, self.api.execute_sql(user, SqlBody.model_validate(body))
+
+    def _h_retriever(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
+        body = RetrieverBody.model_validate(self._body())
+        user = self._user()
+        if body.maxRows is not None and body.maxRows < 1:
+            raise ApiError(400, "maxRows must be positive")
+        return 200, retrievers.invoke_retriever(
+            self.api.ctx, user, fqn, body.args, body.maxRows
+        )
+
+    def _h_objects(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
+        body = ObjectQueryBody.model_validate(self._body())
+        user = self._user()
+        return 200, ontology.query_objects(
+            self.api.ctx, user, fqn, body.filters or {}, body.select, body.orderBy,
+            body.desc, body.limit,
+        )
+
+    def _h_link(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
+        body = TraverseBody.model_validate(self._body())
+        user = self._user()
+        return 200, ontology.traverse_link(
+            self.api.ctx, user, fqn, body.sourceKey, body.select, body.limit, body.maxDepth
+        )
+
+    def _h_action(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
+        body = ActionBody.model_validate(self._body())
+        user = self._user()
+        return 200, ontology.invoke_action(
+            self.api.ctx, user, fqn, body.args, body.idempotencyKey
+        )
+
+    def _h_audit(self, query: dict[str, list[str]]) -> tuple[int, object]:
+        return 200, self.api.audit(self._user(), query)

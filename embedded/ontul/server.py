@@ -1,0 +1,102 @@
+"""``OntulServer``: the embedded platform on a stdlib ``ThreadingHTTPServer``."""
+
+from __future__ import annotations
+
+import os
+import threading
+from datetime import date
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+
+from embedded.ontul.audit import Writer
+from embedded.ontul.auth import TokenService, UserStore
+from embedded.ontul.context import PlatformContext
+from embedded.ontul.embedder import Embedder, HashedNgramEmbedder
+from embedded.ontul.http_api import Api, Handler
+from embedded.ontul.policy import PolicyEngine, load_policies
+from embedded.ontul.search import SearchIndex
+from embedded.ontul.sql_rewrite import SqlRewriter
+from resources import RESOURCES_DIR
+
+
+def resolve_today(today: date | None) -> date:
+    """Return ``today`` if given, else env ``ONTUL_TODAY`` (ISO), else the clock."""
+    if today is not None:
+        return today
+    configured = os.environ.get("ONTUL_TODAY")
+    return date.fromisoformat(configured) if configured else date.today()
+
+
+class OntulServer:
+    """The Ontul-compatible platform over one SQLite database.
+
+    Example:
+        >>> server = OntulServer(db_path).start()   # doctest: +SKIP
+        >>> server.url                              # doctest: +SKIP
+        'http://127.0.0.1:54321'
+    """
+
+    def __init__(
+        self,
+        db_path: Path | str,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        token_ttl_s: float = 900,
+        today: date | None = None,
+        *,
+        policies_dir: Path | None = None,
+        embedder: Embedder | None = None,
+        refresh_ttl_s: float = 8 * 3600,
+    ) -> None:
+        """Load policies, build the search index and bind the socket.
+
+        Args:
+            db_path: The platform database (built by the demo generator).
+            host: Interface to bind; loopback by default.
+            port: Port, 0 for a free one.
+            token_ttl_s: Access-token lifetime (seconds; may be 1 for tests).
+            today: Platform date (default env ``ONTUL_TODAY`` or the clock).
+            policies_dir: Policy folder (default ``resources/policies``).
+            embedder: Dense embedder (default the hashed n-gram fallback).
+            refresh_ttl_s: Refresh-token lifetime.
+        """
+        self.db_path = Path(db_path)
+        self.today = resolve_today(today)
+        engine = PolicyEngine(load_policies(policies_dir or RESOURCES_DIR / "policies"))
+        self.ctx = PlatformContext(
+            db_path=self.db_path,
+            engine=engine,
+            today=self.today,
+            index=SearchIndex(self.db_path, embedder or HashedNgramEmbedder()),
+            writer=Writer(self.db_path),
+            rewriter=SqlRewriter(engine, self.today),
+        )
+        self.tokens = TokenService(token_ttl_s, refresh_ttl_s)
+        api = Api(self.ctx, UserStore(self.db_path), self.tokens)
+        handler = type("BoundHandler", (Handler,), {"api": api})
+        self._httpd = ThreadingHTTPServer((host, port), handler)
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """Base URL, e.g. ``http://127.0.0.1:54321``."""
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def start(self) -> OntulServer:
+        """Serve in a daemon thread and return self."""
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, name="ontul-http", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and release the socket and database."""
+        if self._thread is not None:
+            self._httpd.shutdown()
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._httpd.server_close()
+        self.ctx.writer.close()
