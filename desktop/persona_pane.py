@@ -142,11 +142,12 @@ class PersonaPane(QWidget):
         """True while a turn runs."""
         return self._controller is not None and self._controller.running
 
-    def ask(self, question: str) -> bool:
+    def ask(self, question: str, history: list[tuple[str, str]] | None = None) -> bool:
         """Start a turn with a question.
 
         Args:
             question: What to ask.
+            history: Earlier (question, answer) pairs for the model's context.
 
         Returns:
             False when a turn is already running or no persona is bound.
@@ -157,7 +158,7 @@ class PersonaPane(QWidget):
         if self.turn_factory is not None:
             turn = self.turn_factory(question)
         elif self.session is not None:
-            turn = session_turn(self.session, question)
+            turn = session_turn(self.session, question, history)
         else:
             return False
         self.transcript.add_question(question)

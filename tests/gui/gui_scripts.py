@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from typing import TYPE_CHECKING, Any
 
 from agent_core.events import (
@@ -18,6 +17,7 @@ from agent_core.events import (
 )
 
 if TYPE_CHECKING:
+    import threading
     from collections.abc import Iterator
 
     from agent_core.approval import Approver

@@ -1,0 +1,65 @@
+"""QApplication set-up and the interactive entry point."""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QApplication
+
+if TYPE_CHECKING:
+    from desktop.services import ServiceProvider
+
+
+def ensure_app(argv: list[str] | None = None) -> QApplication:
+    """The one QApplication, created with RegDesk's names, translation and theme."""
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    app = QApplication([sys.argv[0] if sys.argv else "regdesk", *(argv or [])])
+    app.setApplicationName("RegDesk")
+    app.setOrganizationName("RegDesk")
+    app.setApplicationDisplayName("RegDesk")
+    try:
+        from desktop.settings import AppSettings
+
+        settings = AppSettings()
+        language, theme = settings.language, settings.theme
+    except Exception:  # settings are a convenience; defaults work
+        language, theme = "system", "system"
+    try:
+        from desktop.i18n import install_translator
+
+        install_translator(app, language)
+    except ImportError:
+        pass
+    try:
+        from desktop.theme import app_icon, apply_theme
+
+        apply_theme(app, theme)
+        app.setWindowIcon(app_icon())
+    except ImportError:
+        pass
+    return app
+
+
+def run_app(provider: ServiceProvider, argv: list[str]) -> int:
+    """Open the main window at once and start the services behind it.
+
+    Args:
+        provider: Starts (or finds) the platform and the model.
+        argv: Extra Qt arguments.
+
+    Returns:
+        The exit status.
+    """
+    app = ensure_app(argv)
+    from desktop.main_window import MainWindow
+
+    window = MainWindow(provider)
+    window.show()
+    try:
+        return app.exec()
+    finally:
+        window.shutdown()
+        provider.stop()

@@ -1,0 +1,109 @@
+"""The strip under the split panes that says what differs between them."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from desktop.comparison import row_count_table
+
+
+class ComparisonStrip(QWidget):
+    """Differences of the last "Ask all", rendered as short badges and a table."""
+
+    export_requested = Signal()
+    """The person wants the comparison exported."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = QLabel(self.tr("Comparison"), self)
+        self.title.setStyleSheet("font-weight: 600;")
+        self.body = QLabel(self)
+        self.body.setTextFormat(Qt.TextFormat.RichText)
+        self.body.setWordWrap(True)
+        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.body.setAccessibleName(self.tr("Differences between personas"))
+        self.export_button = QPushButton(self.tr("Export comparison…"), self)
+        self.export_button.setEnabled(False)
+        self.export_button.clicked.connect(self.export_requested)
+        top = QHBoxLayout()
+        top.addWidget(self.title)
+        top.addStretch(1)
+        top.addWidget(self.export_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.addLayout(top)
+        layout.addWidget(self.body)
+        self.panes: list[dict[str, Any]] = []
+        self.differences: list[dict[str, Any]] = []
+        self.show_waiting()
+
+    def show_waiting(self, running: bool = False) -> None:
+        """Nothing to compare yet (or the panes are still answering)."""
+        self.panes, self.differences = [], []
+        self.export_button.setEnabled(False)
+        self.body.setText(
+            self.tr("Comparing when every pane has answered…")
+            if running
+            else self.tr("Ask all panes the same question to compare the answers.")
+        )
+
+    def show_differences(
+        self, panes: list[dict[str, Any]], differences: list[dict[str, Any]]
+    ) -> None:
+        """Render the differences of finished panes.
+
+        Args:
+            panes: The panes' results (persona, answer, tools).
+            differences: ``desktop.comparison.compare_panes(panes)``.
+        """
+        self.panes, self.differences = panes, differences
+        self.export_button.setEnabled(True)
+        personas = [str(p["persona"]) for p in panes]
+        lines: list[str] = []
+        tokens = [d for d in differences if d["kind"] in ("number", "date", "doc_no")]
+        if tokens:
+            by_side: dict[str, list[str]] = {}
+            for d in tokens:
+                key = ", ".join(d["present"])
+                by_side.setdefault(key, []).append(html.escape(str(d["value"])))
+            for side, values in by_side.items():
+                lines.append(
+                    self.tr("Only in <b>{0}</b>: {1}").format(html.escape(side), ", ".join(values))
+                )
+        else:
+            lines.append(self.tr("The answers mention the same figures and documents."))
+        for d in differences:
+            if d["kind"] == "call_status":
+                sides = " · ".join(
+                    f"{html.escape(p)}: {html.escape(s or '—')}" for p, s in d["statuses"].items()
+                )
+                lines.append(self.tr("<b>{0}</b> calls: {1}").format(html.escape(d["tool"]), sides))
+        table = row_count_table(panes)
+        if table:
+            head = "".join(f"<th>&nbsp;{html.escape(p)}&nbsp;</th>" for p in personas)
+            rows = []
+            for entry in table:
+                counts = entry["counts"]
+                cells = "".join(
+                    f"<td align='right'>{'—' if counts[p] is None else counts[p]}</td>"
+                    for p in personas
+                )
+                mark = " style='color:#c62828'" if entry["differs"] else ""
+                rows.append(f"<tr{mark}><td>{html.escape(entry['tool'])}</td>{cells}</tr>")
+            lines.append(
+                f"<table cellspacing='0' cellpadding='1'><tr><th align='left'>"
+                f"{self.tr('rows per tool')}</th>{head}</tr>{''.join(rows)}</table>"
+            )
+        self.body.setText("<br>".join(lines))
+
+    def text(self) -> str:
+        """The strip's text without markup (tests, accessibility)."""
+        from PySide6.QtGui import QTextDocument
+
+        document = QTextDocument()
+        document.setHtml(self.body.text())
+        return document.toPlainText()

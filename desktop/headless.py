@@ -1,0 +1,172 @@
+"""The headless driver: the real main window, offscreen, asked from the command line.
+
+``regdesk gui --offscreen --split hong,cho --ask Q [--screenshot F.png] [--json] [--approve]``
+opens the window in split mode, logs the personas in with the demo passwords,
+asks every pane at once, waits for them all (writes denied unless
+``--approve``), grabs a screenshot and prints what each pane answered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEventLoop, QTimer
+
+from agent_core.approval import ApprovalDecision
+
+if TYPE_CHECKING:
+    from desktop.main_window import MainWindow
+    from desktop.services import ServiceProvider
+
+
+def parse_gui_args(argv: list[str]) -> argparse.Namespace:
+    """Options of ``regdesk gui`` in headless mode.
+
+    Args:
+        argv: Arguments after ``gui`` (``--offscreen`` already removed or not).
+
+    Returns:
+        The parsed options.
+    """
+    parser = argparse.ArgumentParser(prog="regdesk gui --offscreen")
+    parser.add_argument("--offscreen", action="store_true", help="no visible window")
+    parser.add_argument("--split", default="", help="comma-separated personas, e.g. hong,cho")
+    parser.add_argument("--as", dest="persona", default="", help="one persona, single view")
+    parser.add_argument("--ask", default="", help="the question")
+    parser.add_argument("--screenshot", type=Path, default=None, help="write a PNG here")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--approve", action="store_true", help="approve writes (default deny)")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds to wait in all")
+    parser.add_argument("--size", default="1400x860", help="window size WxH")
+    return parser.parse_args(argv)
+
+
+def _wait(condition: Any, timeout_s: float) -> bool:
+    """Spin the event loop until ``condition()`` or the timeout."""
+    loop = QEventLoop()
+    timer = QTimer()
+    timer.setInterval(20)
+
+    def check() -> None:
+        if condition():
+            loop.quit()
+
+    timer.timeout.connect(check)
+    deadline = QTimer()
+    deadline.setSingleShot(True)
+    deadline.timeout.connect(loop.quit)
+    timer.start()
+    deadline.start(int(timeout_s * 1000))
+    if not condition():
+        loop.exec()
+    timer.stop()
+    deadline.stop()
+    return bool(condition())
+
+
+def drive(window: MainWindow, options: argparse.Namespace) -> dict[str, Any]:
+    """Log in, ask, wait, screenshot; return the results.
+
+    Args:
+        window: A main window created with ``offer_login=False``.
+        options: From :func:`parse_gui_args`.
+
+    Returns:
+        ``{"panes": [...], "differences": [...], "screenshot": path or None}``.
+    """
+    from desktop.main_window import demo_passwords
+    from desktop.split_view import result_dict
+
+    if not _wait(lambda: window.endpoints is not None, options.timeout):
+        raise RuntimeError("the services did not start in time")
+    assert window.endpoints is not None
+    passwords = demo_passwords(window.endpoints.ground_truth)
+    personas = [p for p in options.split.split(",") if p] or [options.persona or "hong"]
+    for persona in personas:
+        if persona not in passwords:
+            raise RuntimeError(f"no demo password for {persona!r} (is the platform embedded?)")
+        window.add_session(window.login_persona(persona, passwords[persona]))
+    window.auto_approval = (
+        ApprovalDecision(True, "approved with --approve")
+        if options.approve
+        else ApprovalDecision(False, "denied by the headless driver (no --approve)")
+    )
+    split = bool(options.split)
+    if split:
+        window.toggle_split(True)
+        for pane, persona in zip(window.split_view.panes, personas, strict=False):
+            split_pane = next(s for s in window.split_view.split_panes if s.pane is pane)
+            split_pane.persona_box.setCurrentIndex(split_pane.persona_box.findData(persona))
+        while len(window.split_view.panes) < len(personas):
+            window.split_view.add_pane(personas[len(window.split_view.panes)])
+        panes = window.split_view.panes
+    else:
+        window.persona_switcher.setCurrentIndex(window.persona_switcher.findData(personas[0]))
+        panes = [window.panes[personas[0]]]
+    results: list[dict[str, Any]] = []
+    differences: list[dict[str, Any]] = []
+    if options.ask:
+        if split:
+            window.split_view.ask_all(options.ask)
+        else:
+            window.question_edit.setPlainText(options.ask)
+            window.send()
+        if not _wait(lambda: not any(p.running for p in panes), options.timeout):
+            for pane in panes:
+                pane.stop()
+            _wait(lambda: not any(p.running for p in panes), 5.0)
+        results = [result_dict(p.last_result) for p in panes if p.last_result is not None]
+        if split and window.last_comparison is not None:
+            differences = window.last_comparison[1]
+    _wait(lambda: False, 0.1)  # let the last flush paint
+    screenshot = None
+    if options.screenshot is not None:
+        options.screenshot.parent.mkdir(parents=True, exist_ok=True)
+        window.grab().save(str(options.screenshot))
+        screenshot = str(options.screenshot)
+    return {"panes": results, "differences": differences, "screenshot": screenshot}
+
+
+def run_headless(provider: ServiceProvider, args: list[str]) -> int:
+    """Run the headless driver (``regdesk gui --offscreen …``).
+
+    Args:
+        provider: Starts the services.
+        args: Options for :func:`parse_gui_args`.
+
+    Returns:
+        0 when every pane answered, 1 otherwise.
+    """
+    options = parse_gui_args(args)
+    from desktop.app import ensure_app
+    from desktop.main_window import MainWindow
+
+    ensure_app([])
+    width, _, height = options.size.partition("x")
+    window = MainWindow(provider, offer_login=False)
+    window.resize(int(width), int(height))
+    window.show()
+    try:
+        output = drive(window, options)
+    except Exception as exc:
+        sys.stderr.write(f"regdesk gui: {exc}\n")
+        return 1
+    finally:
+        window.shutdown()
+        window.close()
+        provider.stop()
+    if options.json:
+        sys.stdout.write(json.dumps(output, ensure_ascii=False, indent=2) + "\n")
+    else:
+        for pane in output["panes"]:
+            sys.stdout.write(
+                f"== {pane['persona']} ({pane['elapsed_ms']:.0f} ms)\n{pane['answer']}\n\n"
+            )
+        if output["screenshot"]:
+            sys.stdout.write(f"screenshot: {output['screenshot']}\n")
+    answered = all(p["status"] == "answered" for p in output["panes"])
+    return 0 if output["panes"] and answered else 1

@@ -1,0 +1,553 @@
+"""The RegDesk main window: persona switcher, chat + tool panel, split view, status."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QStandardPaths, QThread, Signal, Slot
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QPushButton,
+    QStackedWidget,
+    QTextEdit,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.persona_pane import PersonaPane
+from desktop.sessions import SessionRegistry
+from desktop.split_view import SplitCompareView
+
+if TYPE_CHECKING:
+    from agent_core.approval import ApprovalDecision
+    from agent_core.config import Endpoints
+    from agent_core.events import ApprovalRequested
+    from desktop.persona_pane import PaneResult
+    from desktop.services import ServiceProvider
+
+DEMO_PERSONAS = ("hong", "park", "cho")
+"""The demo organisation's personas, offered on first start."""
+
+
+def data_dir() -> Path:
+    """Where history and the audit log live: ``REGDESK_DATA_DIR`` or the app data dir."""
+    configured = os.environ.get("REGDESK_DATA_DIR")
+    if configured:
+        return Path(configured)
+    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(location or Path.home() / ".regdesk")
+
+
+def demo_passwords(ground_truth: dict[str, Any] | None) -> dict[str, str]:
+    """Demo persona passwords recorded in the embedded organisation's ground truth.
+
+    Args:
+        ground_truth: ``Endpoints.ground_truth`` (None for a real platform).
+
+    Returns:
+        Passwords by username; empty when there is no demo organisation.
+    """
+    if not ground_truth:
+        return {}
+    found: dict[str, str] = {}
+    personas = ground_truth.get("personas") or ground_truth.get("users") or {}
+    entries = personas.items() if isinstance(personas, dict) else enumerate(personas)
+    for key, entry in entries:
+        if isinstance(entry, dict) and entry.get("password"):
+            name = entry.get("username") or entry.get("user_id") or key
+            found[str(name)] = str(entry["password"])
+    for name, password in (ground_truth.get("passwords") or {}).items():
+        found.setdefault(str(name), str(password))
+    return found
+
+
+class _ServiceStarter(QObject):
+    """Calls ``provider.start()`` in its own thread."""
+
+    ready = Signal(object)
+    failed = Signal(str)
+
+    def __init__(self, provider: ServiceProvider) -> None:
+        super().__init__()
+        self._provider = provider
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            self.ready.emit(self._provider.start())
+        except Exception as exc:  # the window shows it; the app keeps running
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+
+
+class MainWindow(QMainWindow):
+    """The main window; services start in the background as it opens."""
+
+    services_ready = Signal(object)
+    """``Endpoints`` once the platform and model are reachable."""
+    services_failed = Signal(str)
+    """A message when they could not be started."""
+    persona_logged_in = Signal(str)
+    """Username of a new session."""
+
+    def __init__(
+        self,
+        provider: ServiceProvider,
+        *,
+        offer_login: bool = True,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("RegDesk"))
+        self.resize(1280, 800)
+        self.provider = provider
+        self.endpoints: Endpoints | None = None
+        self.offer_login = offer_login
+        self.sessions = SessionRegistry(self)
+        self.panes: dict[str, PersonaPane] = {}
+        self.approval_dialogs: list[Any] = []
+        self.auto_approval: ApprovalDecision | None = None
+        self.history: Any = None
+        self.last_comparison: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
+        self._shut_down = False
+        self._build_ui()
+        self._open_history()
+        self._start_services()
+
+    # layout ------------------------------------------------------------------
+    def _build_ui(self) -> None:
+        toolbar = QToolBar(self.tr("Main"), self)
+        toolbar.setObjectName("mainToolbar")
+        toolbar.setMovable(False)
+        self.addToolBar(toolbar)
+        toolbar.addWidget(QLabel(self.tr(" Persona: "), self))
+        self.persona_switcher = QComboBox(self)
+        self.persona_switcher.setMinimumWidth(180)
+        self.persona_switcher.setAccessibleName(self.tr("Persona switcher"))
+        self.persona_switcher.currentIndexChanged.connect(self._switch_persona)
+        toolbar.addWidget(self.persona_switcher)
+        self.login_action = self._action(toolbar, self.tr("Sign in…"), self.open_login_dialog)
+        toolbar.addSeparator()
+        self.new_chat_action = self._action(toolbar, self.tr("New chat"), self.new_chat, "Ctrl+N")
+        self.split_action = self._action(
+            toolbar, self.tr("Split view"), self.toggle_split, "Ctrl+T"
+        )
+        self.split_action.setCheckable(True)
+        self.stop_action = self._action(toolbar, self.tr("Stop"), self.stop, "Esc")
+        self.stop_action.setEnabled(False)
+        toolbar.addSeparator()
+        self.export_action = self._action(toolbar, self.tr("Export…"), self.export_current)
+        self._action(toolbar, self.tr("Audit log"), self.open_audit_log)
+        self._action(toolbar, self.tr("Settings"), self.open_settings)
+        self._action(toolbar, self.tr("About"), self.open_about)
+        QShortcut(QKeySequence("Ctrl+P"), self, self.focus_persona_switcher)
+
+        self.single_stack = QStackedWidget(self)
+        self.placeholder = QLabel(self.tr("Sign in as a persona to start asking."), self)
+        self.single_stack.addWidget(self.placeholder)
+        self.question_edit = QTextEdit(self)
+        self.question_edit.setAcceptRichText(False)
+        self.question_edit.setFixedHeight(64)
+        self.question_edit.setPlaceholderText(self.tr("Ask a question (Ctrl+Enter to send)"))
+        self.question_edit.setAccessibleName(self.tr("Question"))
+        self.send_button = QPushButton(self.tr("Send"), self)
+        self.send_button.clicked.connect(self.send)
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            QShortcut(QKeySequence(keys), self, self.send)
+        ask_row = QHBoxLayout()
+        ask_row.addWidget(self.question_edit, 1)
+        ask_row.addWidget(self.send_button)
+        single = QWidget(self)
+        single_layout = QVBoxLayout(single)
+        single_layout.setContentsMargins(4, 4, 4, 4)
+        single_layout.addWidget(self.single_stack, 1)
+        single_layout.addLayout(ask_row)
+
+        self.split_view = SplitCompareView(self.sessions, self)
+        self.split_view.turn_finished.connect(self._save_turn)
+        self.split_view.all_finished.connect(self._comparison_ready)
+        self.split_view.strip.export_requested.connect(self.export_comparison)
+        self.pages = QStackedWidget(self)
+        self.single_page = single
+        self.pages.addWidget(single)
+        self.pages.addWidget(self.split_view)
+        self.setCentralWidget(self.pages)
+
+        self.status_label = QLabel(self.tr("Starting embedded platform and offline model…"), self)
+        self.statusBar().addWidget(self.status_label, 1)
+        self.connection_label = QLabel(self.tr("connecting"), self)
+        self.statusBar().addPermanentWidget(self.connection_label)
+
+    def _action(
+        self, toolbar: QToolBar, text: str, slot: Any, shortcut: str | None = None
+    ) -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+            action.setToolTip(f"{text} ({shortcut})")
+        action.triggered.connect(lambda *_: slot())
+        toolbar.addAction(action)
+        return action
+
+    # services ----------------------------------------------------------------
+    def _start_services(self) -> None:
+        self._service_thread = QThread()
+        self._service_thread.setObjectName("regdesk-services")
+        self._starter = _ServiceStarter(self.provider)
+        self._starter.moveToThread(self._service_thread)
+        self._service_thread.started.connect(self._starter.run)
+        self._starter.ready.connect(self._on_services_ready)
+        self._starter.failed.connect(self._on_services_failed)
+        self._starter.ready.connect(self._service_thread.quit)
+        self._starter.failed.connect(self._service_thread.quit)
+        self._service_thread.start()
+
+    def _on_services_ready(self, endpoints: Endpoints) -> None:
+        self.endpoints = endpoints
+        backend = self.tr("embedded platform") if endpoints.embedded else self.tr("platform")
+        self.status_label.setText(
+            self.tr("{0} {1} · model: {2}").format(
+                backend, endpoints.ontul_url, endpoints.model_label
+            )
+        )
+        self.connection_label.setText(self.tr("connected"))
+        self.services_ready.emit(endpoints)
+        if self.offer_login and not len(self.sessions):
+            self.open_login_dialog()
+
+    def _on_services_failed(self, message: str) -> None:
+        self.status_label.setText(self.tr("Could not start the services: {0}").format(message))
+        self.connection_label.setText(self.tr("offline"))
+        self.services_failed.emit(message)
+
+    # sessions ------------------------------------------------------------------
+    def login_persona(self, username: str, password: str) -> Any:
+        """Log a persona in (blocking; for the headless driver and tests).
+
+        Raises:
+            AdminRefusedError, PlatformAuthError, PlatformNetworkError: from agent_core.
+        """
+        return self._login(self.endpoints.ontul_url if self.endpoints else "", username, password)
+
+    def _login(self, server_url: str, username: str, password: str) -> Any:
+        from agent_core.session import PersonaSession
+
+        if self.endpoints is None:
+            raise RuntimeError(self.tr("The platform is not ready yet."))
+        endpoints = self.endpoints
+        if server_url and server_url.rstrip("/") != endpoints.ontul_url:
+            endpoints = replace(endpoints, ontul_url=server_url.rstrip("/"))
+        return PersonaSession.login(
+            endpoints, username, password, audit_path=data_dir() / "audit.jsonl"
+        )
+
+    def add_session(self, session: Any) -> PersonaPane:
+        """Show a logged-in persona: its own pane, history loaded, in the switcher."""
+        username = session.username
+        pane = self.panes.get(username)
+        if pane is None:
+            pane = PersonaPane(username, self)
+            pane.approval_handler = self._ask_approval
+            pane.turn_finished.connect(self._save_turn)
+            pane.turn_started.connect(self._update_running)
+            pane.turn_finished.connect(self._update_running)
+            pane.citation_clicked.connect(self.open_evidence)
+            self.panes[username] = pane
+            self.single_stack.addWidget(pane)
+        pane.set_session(session)
+        self.sessions.add(session)
+        self._load_history(pane)
+        if self.persona_switcher.findData(username) < 0:
+            self.persona_switcher.addItem(self.sessions.label(username), username)
+        self.persona_switcher.setCurrentIndex(self.persona_switcher.findData(username))
+        for split in self.split_view.split_panes:
+            split.pane.approval_handler = self._ask_approval
+            split.pane.citation_clicked.connect(self.open_evidence)
+        self.persona_logged_in.emit(username)
+        return pane
+
+    def open_login_dialog(self) -> Any:
+        """Open the login dialog (non-modal); a session it produces is added."""
+        if self.endpoints is None:
+            return None
+        from desktop.credentials import CredentialStore
+        from desktop.login_dialog import LoginDialog
+
+        if not hasattr(self, "_credentials"):
+            self._credentials = CredentialStore()
+        passwords = demo_passwords(self.endpoints.ground_truth)
+        dialog = LoginDialog(
+            self.endpoints.ontul_url,
+            self._credentials,
+            self._login,
+            list(DEMO_PERSONAS) if passwords else [],
+            self,
+            demo_passwords=passwords,
+        )
+        dialog.accepted.connect(lambda: dialog.session and self.add_session(dialog.session))
+        dialog.open()
+        self.login_dialog = dialog
+        return dialog
+
+    def current_pane(self) -> PersonaPane | None:
+        """The pane of the persona selected in the switcher."""
+        widget = self.single_stack.currentWidget()
+        return widget if isinstance(widget, PersonaPane) else None
+
+    def _switch_persona(self, *_: object) -> None:
+        username = self.persona_switcher.currentData()
+        if username in self.panes:
+            self.single_stack.setCurrentWidget(self.panes[username])
+        self._update_running()
+
+    def focus_persona_switcher(self) -> None:
+        """Ctrl+P: jump to the persona switcher."""
+        self.persona_switcher.setFocus()
+        self.persona_switcher.showPopup()
+
+    # turns -----------------------------------------------------------------------
+    def send(self) -> bool:
+        """Ask the current persona the question in the box."""
+        if self.pages.currentWidget() is self.split_view:
+            return self.split_view.ask_all()
+        pane = self.current_pane()
+        question = self.question_edit.toPlainText().strip()
+        if pane is None or not question:
+            return False
+        if pane.ask(question, self._history_pairs(pane)):
+            self.question_edit.clear()
+            return True
+        return False
+
+    def _history_pairs(self, pane: PersonaPane) -> list[tuple[str, str]]:
+        pairs: list[tuple[str, str]] = []
+        question = None
+        for row in pane.transcript.rows:
+            if row.kind == "user":
+                question = row.text
+            elif row.kind == "assistant" and question is not None:
+                pairs.append((question, row.text))
+                question = None
+        return pairs[-5:]
+
+    def stop(self) -> None:
+        """Esc: stop every running turn in view."""
+        if self.pages.currentWidget() is self.split_view:
+            self.split_view.stop_all()
+        elif (pane := self.current_pane()) is not None:
+            pane.stop()
+
+    def new_chat(self) -> None:
+        """Ctrl+N: clear the visible conversation."""
+        if self.pages.currentWidget() is self.split_view:
+            self.split_view.new_chat()
+        elif (pane := self.current_pane()) is not None:
+            pane.new_chat()
+
+    def toggle_split(self, on: bool | None = None) -> None:
+        """Ctrl+T: switch between one persona and the split comparison."""
+        on = self.pages.currentWidget() is not self.split_view if on is None else on
+        self.split_action.setChecked(on)
+        if on and not self.split_view.panes:
+            for username in self.sessions.usernames()[:2] or [""]:
+                self.split_view.add_pane(username)
+            if len(self.split_view.panes) < 2:
+                self.split_view.add_pane()
+            for pane in self.split_view.panes:
+                pane.approval_handler = self._ask_approval
+                pane.citation_clicked.connect(self.open_evidence)
+                pane.turn_started.connect(self._update_running)
+                pane.turn_finished.connect(self._update_running)
+        self.pages.setCurrentWidget(self.split_view if on else self.single_page)
+        (self.split_view.question if on else self.question_edit).setFocus()
+        self._update_running()
+
+    def all_panes(self) -> list[PersonaPane]:
+        """Every pane, single and split."""
+        return [*self.panes.values(), *self.split_view.panes]
+
+    def _update_running(self, *_: object) -> None:
+        self.stop_action.setEnabled(any(pane.running for pane in self.all_panes()))
+
+    # approvals -------------------------------------------------------------------
+    def _ask_approval(self, pane: PersonaPane, request: ApprovalRequested) -> None:
+        if self.auto_approval is not None:
+            pane.answer_approval(self.auto_approval)
+            return
+        from desktop.approval_dialog import ApprovalDialog
+
+        dialog = ApprovalDialog(request, self)
+        self.approval_dialogs.append(dialog)
+
+        def answered(*_: object) -> None:
+            if dialog in self.approval_dialogs:
+                self.approval_dialogs.remove(dialog)
+            pane.answer_approval(dialog.decision)
+            dialog.deleteLater()
+
+        dialog.finished.connect(answered)
+        dialog.open()
+
+    # history -----------------------------------------------------------------------
+    def _open_history(self) -> None:
+        try:
+            from desktop.history_store import HistoryStore
+
+            self.history = HistoryStore(data_dir() / "history.sqlite")
+        except Exception as exc:  # history is a convenience; the app runs without it
+            self.history = None
+            self.statusBar().showMessage(self.tr("History unavailable: {0}").format(exc), 10000)
+
+    def _load_history(self, pane: PersonaPane) -> None:
+        if self.history is None or pane.transcript.rowCount():
+            return
+        try:
+            records = self.history.turns(pane.persona)
+        except Exception as exc:
+            self.statusBar().showMessage(self.tr("History unavailable: {0}").format(exc), 10000)
+            return
+        for record in records:
+            pane.transcript.add_question(record.question)
+            if record.answer:
+                pane.transcript.add_answer(record.answer)
+            elif record.status != "answered":
+                pane.transcript.add_notice(self.tr("({0})").format(record.status))
+
+    def _save_turn(self, result: PaneResult) -> None:
+        if self.history is None:
+            return
+        from desktop.history_store import HistoryWriteError
+
+        try:
+            self.history.append_turn(
+                result.persona,
+                result.question,
+                result.answer,
+                result.events,
+                result.started_at,
+                result.elapsed_ms,
+                result.status,
+            )
+        except HistoryWriteError as exc:
+            self.statusBar().showMessage(str(exc), 15000)
+
+    # export, evidence and dialogs ---------------------------------------------------
+    def _comparison_ready(self, panes: list[dict[str, Any]], differences: list[Any]) -> None:
+        self.last_comparison = (panes, differences)
+
+    def export_current(self) -> None:
+        """Export the comparison (split) or the current persona's last turn."""
+        if self.pages.currentWidget() is self.split_view:
+            self.export_comparison()
+            return
+        pane = self.current_pane()
+        if pane is None or self.history is None:
+            return
+        records = self.history.turns(pane.persona, limit=1000)
+        if not records:
+            return
+        from desktop.export import turn_to_json, turn_to_markdown
+
+        self._save_export(records[-1], turn_to_markdown, turn_to_json, "turn")
+
+    def export_comparison(self) -> None:
+        """Save the last comparison as Markdown or JSON."""
+        if self.last_comparison is None:
+            return
+        from desktop.export import comparison_to_json, comparison_to_markdown
+
+        panes, differences = self.last_comparison
+        self._save_export(
+            (panes, differences),
+            lambda c: comparison_to_markdown(*c),
+            lambda c: comparison_to_json(*c),
+            "comparison",
+        )
+
+    def _save_export(self, item: Any, to_markdown: Any, to_json: Any, stem: str) -> None:
+        path, chosen = QFileDialog.getSaveFileName(
+            self,
+            self.tr("Export"),
+            str(Path.home() / f"regdesk-{stem}.md"),
+            self.tr("Markdown (*.md);;JSON (*.json)"),
+        )
+        if not path:
+            return
+        as_json = path.endswith(".json") or "json" in chosen.lower()
+        try:
+            Path(path).write_text(to_json(item) if as_json else to_markdown(item), "utf-8")
+        except OSError as exc:
+            QMessageBox.warning(self, self.tr("Export failed"), str(exc))
+
+    def open_evidence(self, doc_no: str, version: int | None) -> None:
+        """Show the cited document and version (fetched as the pane's persona)."""
+        pane = self.sender()
+        session = getattr(pane, "session", None) or next(iter(self.sessions), None)
+        if session is None:
+            return
+        from desktop.evidence_view import EvidenceDialog
+
+        dialog = EvidenceDialog(session, doc_no, version, self)
+        dialog.open()
+        self.evidence_dialog = dialog
+
+    def open_audit_log(self) -> None:
+        """Show the local audit log."""
+        from desktop.audit_view import AuditLogDialog
+
+        AuditLogDialog(data_dir() / "audit.jsonl", self).open()
+
+    def open_settings(self) -> None:
+        """Open the settings dialog."""
+        from desktop.credentials import CredentialStore
+        from desktop.settings import AppSettings
+        from desktop.settings_dialog import SettingsDialog
+
+        if not hasattr(self, "_credentials"):
+            self._credentials = CredentialStore()
+        SettingsDialog(AppSettings(), self._credentials, self).open()
+
+    def open_about(self) -> None:
+        """Open the about box."""
+        from desktop.about_dialog import AboutDialog
+        from desktop.launcher import app_version
+
+        url = self.endpoints.ontul_url if self.endpoints else ""
+        label = self.endpoints.model_label if self.endpoints else ""
+        AboutDialog(app_version(), url, label, self).open()
+
+    # closing -------------------------------------------------------------------------
+    def shutdown(self) -> None:
+        """Cancel running turns, answer open approvals, wait for every thread."""
+        if self._shut_down:
+            return
+        self._shut_down = True
+        for dialog in list(self.approval_dialogs):
+            dialog.reject()
+        for pane in self.all_panes():
+            pane.stop()
+        for pane in self.all_panes():
+            pane.shutdown()
+        if self._service_thread.isRunning():
+            self._service_thread.wait(30000)
+        for session in self.sessions:
+            close = getattr(session, "close", None)
+            if close is not None:
+                close()
+        if self.history is not None:
+            self.history.close()
+            self.history = None
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Closing with turns running cancels them and waits for their threads."""
+        self.shutdown()
+        super().closeEvent(event)

@@ -1,0 +1,215 @@
+"""Split view: one question box over several persona panes and a comparison strip."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.comparison import compare_panes
+from desktop.comparison_strip import ComparisonStrip
+from desktop.persona_pane import PersonaPane
+
+if TYPE_CHECKING:
+    from desktop.persona_pane import PaneResult
+    from desktop.sessions import SessionRegistry
+
+
+def result_dict(result: PaneResult) -> dict[str, Any]:
+    """The comparison/export shape of a pane's result."""
+    return {
+        "persona": result.persona,
+        "question": result.question,
+        "answer": result.answer,
+        "status": result.status,
+        "tools": result.tools,
+        "row_counts": result.row_counts(),
+        "elapsed_ms": round(result.elapsed_ms, 1),
+        "started_at": result.started_at,
+    }
+
+
+class SplitPane(QWidget):
+    """A persona pane with a persona chooser and a remove button above it."""
+
+    remove_requested = Signal(object)
+
+    def __init__(self, sessions: SessionRegistry, persona: str, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.sessions = sessions
+        self.pane = PersonaPane(persona, self)
+        self.persona_box = QComboBox(self)
+        self.persona_box.setAccessibleName(self.tr("Persona of this pane"))
+        self.remove_button = QToolButton(self)
+        self.remove_button.setText("✕")
+        self.remove_button.setToolTip(self.tr("Remove this pane"))
+        self.remove_button.clicked.connect(lambda: self.remove_requested.emit(self))
+        top = QHBoxLayout()
+        top.setContentsMargins(0, 0, 0, 0)
+        top.addWidget(self.persona_box, 1)
+        top.addWidget(self.remove_button)
+        self.pane.header.hide()
+        self.pane.header_extra.addLayout(top)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.pane)
+        self._fill(persona)
+        self.persona_box.currentIndexChanged.connect(self._chosen)
+        sessions.changed.connect(lambda: self._fill(self.pane.persona))
+
+    def _fill(self, persona: str) -> None:
+        self.persona_box.blockSignals(True)
+        self.persona_box.clear()
+        for username in self.sessions.usernames():
+            self.persona_box.addItem(self.sessions.label(username), username)
+        position = self.persona_box.findData(persona)
+        self.persona_box.setCurrentIndex(max(position, 0))
+        self.persona_box.blockSignals(False)
+        self._chosen()
+
+    def _chosen(self, *_: object) -> None:
+        username = self.persona_box.currentData()
+        session = self.sessions.get(username) if username else None
+        if session is not None and session is not self.pane.session and not self.pane.running:
+            self.pane.set_session(session)
+            self.pane.new_chat()
+
+
+class SplitCompareView(QWidget):
+    """Ask every pane the same question at once; compare when all have answered."""
+
+    all_finished = Signal(object, object)
+    """(panes as dicts, differences) when every pane of an "Ask all" finished."""
+    turn_finished = Signal(object)
+    """A ``PaneResult`` of one pane (for history)."""
+
+    def __init__(self, sessions: SessionRegistry, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.sessions = sessions
+        self.question = QLineEdit(self)
+        self.question.setPlaceholderText(self.tr("One question for every pane…"))
+        self.question.setAccessibleName(self.tr("Question for all panes"))
+        self.question.returnPressed.connect(self.ask_all)
+        self.ask_button = QPushButton(self.tr("Ask all"), self)
+        self.ask_button.clicked.connect(self.ask_all)
+        self.add_button = QPushButton(self.tr("Add pane"), self)
+        self.add_button.clicked.connect(lambda: self.add_pane())
+        top = QHBoxLayout()
+        top.addWidget(self.question, 1)
+        top.addWidget(self.ask_button)
+        top.addWidget(self.add_button)
+        self.pane_splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.pane_splitter.setChildrenCollapsible(False)
+        self.strip = ComparisonStrip(self)
+        vertical = QSplitter(Qt.Orientation.Vertical, self)
+        vertical.addWidget(self.pane_splitter)
+        vertical.addWidget(self.strip)
+        vertical.setStretchFactor(0, 4)
+        vertical.setStretchFactor(1, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(vertical, 1)
+        self.split_panes: list[SplitPane] = []
+        self._waiting: set[PersonaPane] = set()
+        self._results: dict[PersonaPane, PaneResult] = {}
+
+    @property
+    def panes(self) -> list[PersonaPane]:
+        """The persona panes, left to right."""
+        return [split.pane for split in self.split_panes]
+
+    @property
+    def running(self) -> bool:
+        """True while any pane's turn runs."""
+        return any(pane.running for pane in self.panes)
+
+    def add_pane(self, persona: str = "") -> PersonaPane:
+        """Add a pane (for ``persona``, else the first persona not shown yet)."""
+        if not persona:
+            shown = {pane.persona for pane in self.panes}
+            unused = [u for u in self.sessions.usernames() if u not in shown]
+            persona = unused[0] if unused else (self.sessions.usernames() or [""])[0]
+        split = SplitPane(self.sessions, persona, self.pane_splitter)
+        split.remove_requested.connect(self.remove_pane)
+        split.pane.turn_finished.connect(self._pane_finished)
+        self.pane_splitter.addWidget(split)
+        self.split_panes.append(split)
+        self._update_buttons()
+        return split.pane
+
+    def remove_pane(self, split: SplitPane) -> None:
+        """Remove a pane (not while its turn runs)."""
+        if split.pane.running or len(self.split_panes) <= 1:
+            return
+        self.split_panes.remove(split)
+        split.hide()
+        split.setParent(None)
+        split.deleteLater()
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        for split in self.split_panes:
+            split.remove_button.setEnabled(len(self.split_panes) > 2)
+
+    def ask_all(self, question: str | None = None) -> bool:
+        """Start the same question in every pane at once.
+
+        Args:
+            question: The question; default the question box's text.
+
+        Returns:
+            False when nothing was started (no question, a pane still running).
+        """
+        text = (question if isinstance(question, str) else self.question.text()).strip()
+        if not text or self.running or not self.panes:
+            return False
+        self._results.clear()
+        self._waiting = set()
+        for pane in self.panes:
+            if pane.ask(text):
+                self._waiting.add(pane)
+        if not self._waiting:
+            return False
+        self.question.clear()
+        self.strip.show_waiting(running=True)
+        return True
+
+    def stop_all(self) -> None:
+        """Stop every running pane."""
+        for pane in self.panes:
+            pane.stop()
+
+    def new_chat(self) -> None:
+        """Clear every pane and the strip."""
+        for pane in self.panes:
+            pane.new_chat()
+        self.strip.show_waiting()
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Stop every pane and wait for their threads."""
+        return all([pane.shutdown(timeout_ms) for pane in self.panes])
+
+    def _pane_finished(self, result: PaneResult) -> None:
+        self.turn_finished.emit(result)
+        pane = self.sender()
+        if not isinstance(pane, PersonaPane) or pane not in self._waiting:
+            return
+        self._waiting.discard(pane)
+        self._results[pane] = result
+        if self._waiting:
+            return
+        panes = [result_dict(self._results[p]) for p in self.panes if p in self._results]
+        differences = compare_panes(panes)
+        self.strip.show_differences(panes, differences)
+        self.all_finished.emit(panes, differences)
