@@ -1,0 +1,159 @@
+"""Idempotency keys, citations, SELECT checking, date normalisation, runtime decisions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from agent_core.approval import ApprovalDecision
+from agent_core.citations import parse_citations
+from agent_core.events import ApprovalRequested, Citation, ToolCallFinished, ToolCallStarted
+from agent_core.platform_client import normalise_dates
+from agent_core.runtime import ToolRequest, ToolRuntime
+from agent_core.tools import (
+    Tool,
+    ToolArgumentError,
+    ToolResult,
+    check_single_select,
+    idempotency_key,
+)
+
+
+def test_idempotency_key_is_deterministic_and_distinguishes_inputs() -> None:
+    key = idempotency_key("hong", "HR-REG-003", 3)
+    assert key == idempotency_key("hong", "hr-reg-003 ", 3)
+    assert len(key) == 32
+    assert key != idempotency_key("cho", "HR-REG-003", 3)
+    assert key != idempotency_key("hong", "HR-REG-003", 4)
+    assert key != idempotency_key("hong", "HR-REG-002", 3)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "HR-REG-003 제3차 개정(2025-03-15 시행)에 따라 20일입니다.",
+            (Citation("HR-REG-003", 3, "2025-03-15"),),
+        ),
+        (
+            "Per HR-REG-003 version 3 (effective 2025-03-15); see FIN-GDL-001.",
+            (Citation("HR-REG-003", 3, "2025-03-15"), Citation("FIN-GDL-001", None, None)),
+        ),
+        (
+            "HR-REG-003 v2는 15일, HR-REG-003 v3는 20일",
+            (Citation("HR-REG-003", 2, None), Citation("HR-REG-003", 3, None)),
+        ),
+        ("규정을 찾지 못했습니다.", ()),
+    ],
+)
+def test_citations_parser(text: str, expected: tuple[Citation, ...]) -> None:
+    assert parse_citations(text) == expected
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT 사번 FROM semantic.hr.leave_balance",
+        "WITH t AS (SELECT 1 AS a) SELECT a FROM t;",
+        "SELECT 1 UNION SELECT 2",
+    ],
+)
+def test_single_select_accepted(sql: str) -> None:
+    assert check_single_select(sql).startswith(("SELECT", "WITH"))
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "DELETE FROM semantic.hr.employees",
+        "SELECT 1; DROP TABLE users",
+        "UPDATE semantic.hr.leave_balance SET 사용일수 = 0",
+        "INSERT INTO revision_requests VALUES (1)",
+        "",
+    ],
+)
+def test_anything_but_one_select_is_refused(sql: str) -> None:
+    with pytest.raises(ToolArgumentError):
+        check_single_select(sql)
+
+
+def test_epoch_days_become_iso_dates_only_in_date_columns() -> None:
+    rows = normalise_dates(
+        ["doc_no", "effective_from", "입사일", "사용일수", "x"],
+        [["HR-REG-003", 20162, 17000, 12, 20162]],
+        ["TEXT", "", "", "INTEGER", "DATE"],
+    )
+    assert rows == [["HR-REG-003", "2025-03-15", "2016-07-18", 12, "2025-03-15"]]
+
+
+def _fake_tools(calls: list[dict[str, Any]]) -> dict[str, Tool]:
+    def read(args: dict[str, Any]) -> ToolResult:
+        calls.append(args)
+        return ToolResult({"rows": [[1]]}, 1)
+
+    def write(args: dict[str, Any]) -> ToolResult:
+        calls.append(args)
+        return ToolResult({"status": "OK", "doc_no": args["doc_no"]})
+
+    schema: dict[str, Any] = {"type": "object", "properties": {}}
+    return {
+        "query_hr": Tool("query_hr", "read", schema, "read", read),
+        "request_regulation_revision": Tool(
+            "request_regulation_revision", "w", schema, "write", write
+        ),
+    }
+
+
+def test_runtime_allows_reads_without_asking() -> None:
+    calls: list[dict[str, Any]] = []
+    runtime = ToolRuntime(_fake_tools(calls), "hong")
+
+    def approver(_: ApprovalRequested) -> ApprovalDecision:
+        raise AssertionError("a read must not ask")
+
+    events = list(runtime.run(ToolRequest("c1", "query_hr", {"question_sql": "x"}), approver))
+    assert isinstance(events[0], ToolCallStarted) and events[0].decision == "allow"
+    assert isinstance(events[-1], ToolCallFinished) and events[-1].status == "ok"
+    assert calls == [{"question_sql": "x"}]
+
+
+def test_runtime_denies_unknown_tools_and_runs_nothing() -> None:
+    calls: list[dict[str, Any]] = []
+    runtime = ToolRuntime(_fake_tools(calls), "hong")
+    events = list(
+        runtime.run(ToolRequest("c1", "drop_tables", {}), lambda _: ApprovalDecision(True))
+    )
+    assert [type(e) for e in events] == [ToolCallStarted, ToolCallFinished]
+    assert events[0].decision == "deny"  # type: ignore[union-attr]
+    assert events[-1].status == "denied"  # type: ignore[union-attr]
+    assert calls == []
+
+
+def test_runtime_write_needs_approval_and_denial_writes_nothing(tmp_path: Any) -> None:
+    from agent_core.audit import AuditLog, verify_audit_log
+
+    calls: list[dict[str, Any]] = []
+    audit = AuditLog(tmp_path / "audit.jsonl")
+    runtime = ToolRuntime(_fake_tools(calls), "hong", audit=audit, turn_id="t1")
+    args = {"doc_no": "HR-REG-003", "version": 3, "reason": "r"}
+    seen: list[ApprovalRequested] = []
+
+    def deny(request: ApprovalRequested) -> ApprovalDecision:
+        seen.append(request)
+        return ApprovalDecision(False, "not now")
+
+    events = list(runtime.run(ToolRequest("c1", "request_regulation_revision", args), deny))
+    assert events[0].decision == "approval_required"  # type: ignore[union-attr]
+    assert seen and seen[0].idempotency_key == idempotency_key("hong", "HR-REG-003", 3)
+    finished = events[-1]
+    assert isinstance(finished, ToolCallFinished) and finished.status == "denied"
+    assert "DENIED_BY_USER" in finished.result and "not now" in finished.result
+    assert calls == []
+
+    list(runtime.run(ToolRequest("c2", "request_regulation_revision", args),
+                     lambda _: ApprovalDecision(True, "ok")))  # fmt: skip
+    assert calls == [args]
+    records = audit.records()
+    assert [r["approved"] for r in records] == [False, True]
+    assert verify_audit_log(audit.path) == (True, None)
