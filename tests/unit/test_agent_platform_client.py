@@ -1,0 +1,213 @@
+"""Client retry and error logic against a tiny real HTTP server (status behaviour only)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from agent_core.errors import (
+    PlatformAuthError,
+    PlatformForbiddenError,
+    PlatformNetworkError,
+    PlatformTimeoutError,
+)
+from agent_core.platform_client import PlatformClient
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+
+class Script:
+    """What the fake platform answers, and what it saw."""
+
+    def __init__(self) -> None:
+        self.data_401s = 0
+        self.refresh_ok = True
+        self.login_ok = True
+        self.seen: list[tuple[str, str | None]] = []
+        self.tokens = 0
+        self.body: dict[str, Any] = {"columns": [], "rows": [], "rowCount": 0}
+        self.release = threading.Event()
+        self.stall = False
+
+
+def _server(script: Script) -> ThreadingHTTPServer:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: Any) -> None:
+            pass
+
+        def _send(self, status: int, body: dict[str, Any]) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            self.rfile.read(length)
+            auth = self.headers.get("Authorization")
+            script.seen.append((self.path, auth))
+            if self.path == "/admin/auth/login":
+                if not script.login_ok:
+                    return self._send(401, {"error": "invalid credentials"})
+                script.tokens += 1
+                return self._send(
+                    200,
+                    {"accessToken": f"a{script.tokens}", "refreshToken": "r", "isAdmin": False},
+                )
+            if self.path == "/admin/auth/refresh":
+                if not script.refresh_ok:
+                    return self._send(401, {"error": "refresh token expired"})
+                script.tokens += 1
+                return self._send(200, {"accessToken": f"a{script.tokens}"})
+            if script.stall:
+                script.release.wait(10)
+                return
+            if script.data_401s > 0:
+                script.data_401s -= 1
+                return self._send(401, {"error": "token expired"})
+            return self._send(200, script.body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
+    return server
+
+
+@pytest.fixture
+def fake() -> Iterator[tuple[Script, str]]:
+    script = Script()
+    server = _server(script)
+    try:
+        yield script, f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        script.release.set()
+        server.shutdown()
+        server.server_close()
+
+
+def test_401_then_refresh_then_retry_succeeds(fake: tuple[Script, str]) -> None:
+    script, url = fake
+    client = PlatformClient(url, "hong", "pw")
+    client.login()
+    script.data_401s = 1
+    script.body = {"columns": ["doc_no"], "rows": [["HR-REG-003"]], "rowCount": 1}
+    out = client.invoke_retriever("semantic.rag.regulation_search", {"q": "x"})
+    assert out["rows"] == [["HR-REG-003"]]
+    paths = [p for p, _ in script.seen]
+    assert paths == [
+        "/admin/auth/login",
+        "/api/v1/retrievers/semantic.rag.regulation_search/invoke",
+        "/admin/auth/refresh",
+        "/api/v1/retrievers/semantic.rag.regulation_search/invoke",
+    ]
+    assert script.seen[-1][1] == "Bearer a2"
+
+
+def test_refresh_refused_falls_back_to_login(fake: tuple[Script, str]) -> None:
+    script, url = fake
+    client = PlatformClient(url, "hong", "pw")
+    client.login()
+    script.data_401s = 1
+    script.refresh_ok = False
+    client.query_objects("reg.ontology.Regulation", filters={"doc_no": "HR-REG-003"})
+    paths = [p for p, _ in script.seen]
+    assert paths[-3:] == [
+        "/admin/auth/refresh",
+        "/admin/auth/login",
+        "/api/v1/object-types/reg.ontology.Regulation/query",
+    ]
+
+
+def test_second_401_is_an_auth_error_not_an_empty_result(fake: tuple[Script, str]) -> None:
+    script, url = fake
+    client = PlatformClient(url, "hong", "pw")
+    client.login()
+    script.data_401s = 2
+    with pytest.raises(PlatformAuthError, match="token expired"):
+        client.traverse_link("reg.ontology.derives_from", "HR-GDL-003")
+    assert sum(1 for p, _ in script.seen if p.endswith("/traverse")) == 2
+
+
+def test_bad_credentials_raise_auth_error_with_server_message(fake: tuple[Script, str]) -> None:
+    script, url = fake
+    script.login_ok = False
+    with pytest.raises(PlatformAuthError, match="invalid credentials"):
+        PlatformClient(url, "hong", "wrong").login()
+
+
+def test_sql_error_status_is_classified_and_carries_message(fake: tuple[Script, str]) -> None:
+    script, url = fake
+    client = PlatformClient(url, "hong", "pw")
+    script.body = {"status": "error", "error": "access denied: column 주민등록번호"}
+    with pytest.raises(PlatformForbiddenError, match="주민등록번호"):
+        client.execute_sql("SELECT 주민등록번호 FROM semantic.hr.employees")
+
+
+def test_hybrid_search_quirk_means_zero_rows(fake: tuple[Script, str]) -> None:
+    script, url = fake
+    client = PlatformClient(url, "hong", "pw")
+    script.body = {"error": 'SQL parse error: Encountered "WHERE" at line 1, column 80.'}
+    out = client.invoke_retriever("semantic.rag.regulation_search", {"q": "반려동물"})
+    assert out["rows"] == [] and out["rowCount"] == 0
+
+
+def test_epoch_day_dates_arrive_as_iso(fake: tuple[Script, str]) -> None:
+    script, url = fake
+    client = PlatformClient(url, "hong", "pw")
+    script.body = {
+        "status": "ok",
+        "columns": [{"name": "effective_from", "type": "DATE"}, {"name": "n", "type": "INT"}],
+        "rows": [[20162, 20162]],
+        "rowCount": 1,
+    }
+    assert client.execute_sql("SELECT 1")["rows"] == [["2025-03-15", 20162]]
+
+
+def test_stalled_platform_times_out(fake: tuple[Script, str]) -> None:
+    script, url = fake
+    client = PlatformClient(url, "hong", "pw", timeout=0.3)
+    client.login()
+    script.stall = True
+    with pytest.raises(PlatformTimeoutError):
+        client.execute_sql("SELECT 1")
+
+
+def test_unreachable_platform_is_a_network_error() -> None:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(PlatformNetworkError):
+        PlatformClient(f"http://127.0.0.1:{port}", "hong", "pw", timeout=1).login()
+
+
+def test_abort_ends_a_blocked_call_from_another_thread(fake: tuple[Script, str]) -> None:
+    script, url = fake
+    client = PlatformClient(url, "hong", "pw", timeout=30)
+    client.login()
+    script.stall = True
+    errors: list[Exception] = []
+
+    def call() -> None:
+        try:
+            client.execute_sql("SELECT 1")
+        except Exception as exc:
+            errors.append(exc)
+
+    worker = threading.Thread(target=call)
+    worker.start()
+    # wait until the request is on the wire (the server has seen it)
+    while not any(p == "/admin/query/execute" for p, _ in script.seen):
+        script.release.wait(0.01)
+    client.abort()
+    worker.join(5)
+    assert not worker.is_alive()
+    assert errors and isinstance(errors[0], PlatformNetworkError)
