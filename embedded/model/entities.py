@@ -16,7 +16,7 @@ from embedded.model.lexicon import (
     TITLE_SUFFIXES,
 )
 
-_DOC_NO = re.compile(r"\b[A-Z]{2,4}-[A-Z]{2,4}-\d{3}\b")
+_DOC_NO = re.compile(r"(?<![A-Za-z0-9-])[A-Z]{2,4}-[A-Z]{2,4}-\d{3}(?!\d)")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})(?:-(\d{1,2}))?\b")
 _KO_DATE = re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?")
 _EN_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}

@@ -45,8 +45,8 @@ LEAVE_TYPES: dict[str, str] = {
     "육아": "육아휴직",
     "childcare": "육아휴직",
     "parental": "육아휴직",
-    "연차": "연차휴가",
-    "annual leave": "연차휴가",
+    "연차": "연차",
+    "annual leave": "연차",
 }
 
 # Words that carry no topic: ignored when checking that a hit is about the question.

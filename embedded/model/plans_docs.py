@@ -11,6 +11,7 @@ from embedded.model.compose import (
     call,
     cite,
     failure,
+    hits_about,
     hits_of,
     hits_titled,
     not_found,
@@ -33,21 +34,29 @@ def resolve_doc(ctx: Ctx) -> Resolved:
         query = " ".join(ctx.ents.title_words) or " ".join(ctx.ents.keywords) or ctx.turn.question
         return None, None, call(ctx, "search_regulations", {"question": query})
     hits = hits_titled(hits_of(search), ctx.ents.title_words) if ctx.ents.title_words else []
-    if not hits and ctx.ents.title_words and len(ctx.ents.title_words) > 1:
-        # "연차휴가 규정": the generic word may be absent from the formal title.
-        specific = [w for w in ctx.ents.title_words if w not in ("규정", "지침", "기준", "규칙")]
-        hits = (
-            [
-                h
-                for h in hits_titled(hits_of(search), specific)
-                if h.get("doc_class") != "GUIDELINE" and "지침" not in str(h.get("title"))
-            ]
-            if specific
-            else []
-        )
+    if not hits and len(ctx.ents.title_words) > 1:
+        hits = _by_generic_title(hits_of(search), ctx.ents.title_words)
     if not hits:
         return None, None, None
     return str(hits[0].get("doc_no")), hits[0], None
+
+
+_GENERIC = ("규정", "지침", "기준", "규칙")
+
+
+def _by_generic_title(hits: list[dict[str, Any]], words: list[str]) -> list[dict[str, Any]]:
+    """ "연차휴가 규정": the topic may be an article of a regulation with a broader title."""
+    generic = [w for w in words if w in _GENERIC]
+    specific = [w for w in words if w not in _GENERIC]
+    if not generic or not specific:
+        return []
+    kind = generic[0]
+    return [
+        h
+        for h in hits_about(hits, specific)
+        if str(h.get("title", "")).endswith(kind)
+        and not any(g in str(h.get("title", "")) for g in _GENERIC if g != kind)
+    ]
 
 
 def _missing(ctx: Ctx) -> Blocks:

@@ -19,7 +19,7 @@ from embedded.model.compose import (
 from embedded.model.entities import AMOUNT, korean_amount
 from embedded.model.plans_hr import table
 
-_CLAUSE = re.compile(r"[^\n.;·]+")
+_CLAUSE = re.compile(r"[^\n.;·①②③④⑤⑥⑦⑧⑨⑩]+")
 _EXPENSE_SQL = (
     "SELECT 청구번호, 유형, 지역, 숙박일수, 금액, 청구일, 상태 FROM semantic.hr.expenses "
     "WHERE 숙박일수 > 0 ORDER BY 청구일"
