@@ -21,7 +21,7 @@ DOC_NO = re.compile(r"\b[A-Z]{2,4}-[A-Z]{3}-\d{3}\b")
 """Document numbers such as HR-REG-003."""
 ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 """ISO dates."""
-NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\d])")
+NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:[.,]\d+)*(?![\d])")
 """Integers and decimals, with thousands separators."""
 
 STATUS_RANK = {"ok": 0, "empty": 1, "error": 2, "denied": 3}

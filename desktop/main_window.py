@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QStandardPaths, QThread, Signal, Slot
+from PySide6.QtCore import QObject, QStandardPaths, Qt, QThread, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -207,8 +207,9 @@ class MainWindow(QMainWindow):
         self._service_thread.started.connect(self._starter.run)
         self._starter.ready.connect(self._on_services_ready)
         self._starter.failed.connect(self._on_services_failed)
-        self._starter.ready.connect(self._service_thread.quit)
-        self._starter.failed.connect(self._service_thread.quit)
+        direct = Qt.ConnectionType.DirectConnection
+        self._starter.ready.connect(self._service_thread.quit, direct)
+        self._starter.failed.connect(self._service_thread.quit, direct)
         self._service_thread.start()
 
     def _on_services_ready(self, endpoints: Endpoints) -> None:

@@ -14,7 +14,7 @@ import threading
 import weakref
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
 
 from agent_core.approval import ApprovalDecision
 from agent_core.cancel import CancelToken
@@ -133,7 +133,9 @@ class TurnController(QObject):
         self._thread.started.connect(self._worker.run)
         self._worker.wake.connect(self._drain)
         self._worker.approval_needed.connect(self.approval_requested)
-        self._worker.done.connect(self._thread.quit)
+        # direct: quit() is thread-safe, and a GUI thread blocked in wait() could
+        # never deliver a queued quit
+        self._worker.done.connect(self._thread.quit, Qt.ConnectionType.DirectConnection)
         self._thread.finished.connect(self._on_thread_finished)
         self._running = False
         _LIVE_THREADS.add(self._thread)

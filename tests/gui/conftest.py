@@ -16,6 +16,46 @@ if TYPE_CHECKING:
     from agent_core.config import Endpoints
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Qt warnings fail GUI tests (qutebrowser's ``qt_log_level_fail = WARNING``)."""
+    for item in items:
+        if "tests/gui/" in str(item.path).replace("\\", "/"):
+            item.add_marker(pytest.mark.qt_log_level_fail("WARNING"))
+            # the offscreen platform plugin says this for every shown window
+            item.add_marker(pytest.mark.qt_log_ignore("does not support propagateSizeHints"))
+
+
+@pytest.fixture
+def provider() -> Any:
+    """A provider for windows whose panes run scripted turns (no services needed)."""
+    from agent_core.config import OFFLINE_MODEL_NAME, Endpoints
+    from desktop.services import FixedEndpoints
+
+    return FixedEndpoints(
+        Endpoints("http://127.0.0.1:9", "http://127.0.0.1:9", "offline", OFFLINE_MODEL_NAME)
+    )
+
+
+@pytest.fixture
+def window_factory(qtbot: Any, provider: Any) -> Any:
+    """Create main windows that are shut down (threads joined) after the test."""
+    from desktop.main_window import MainWindow
+
+    windows: list[Any] = []
+
+    def create(service_provider: Any = None, **kwargs: Any) -> Any:
+        window = MainWindow(service_provider or provider, offer_login=False, **kwargs)
+        qtbot.addWidget(window)
+        windows.append(window)
+        with qtbot.waitSignal(window.services_ready, timeout=60000):
+            window.show()
+        return window
+
+    yield create
+    for window in windows:
+        window.shutdown()
+
+
 @pytest.fixture(autouse=True)
 def no_turn_thread_left(qapp: Any) -> Iterator[None]:
     """Fail a test that leaves a turn thread running (napari's idea)."""

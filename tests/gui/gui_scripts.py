@@ -100,3 +100,41 @@ def approval_turn(persona: str = "hong") -> Any:
         yield AnswerFinished(text)
 
     return turn
+
+
+class ScriptedSession:
+    """A stand-in for a logged-in persona whose turns follow a script.
+
+    For model/view and threading tests only; end-to-end tests use the real
+    ``PersonaSession`` against the embedded services.
+    """
+
+    def __init__(self, username: str, turn_factory: Any, display_name: str = "") -> None:
+        self.username = username
+        self.display_name = display_name or username
+        self._turn_factory = turn_factory
+        self.questions: list[str] = []
+
+    def run_turn(
+        self,
+        question: str,
+        *,
+        approver: Approver,
+        cancel: CancelToken,
+        history: list[tuple[str, str]] | None = None,
+    ) -> Iterator[AgentEvent]:
+        self.questions.append(question)
+        return self._turn_factory(question)(approver, cancel)
+
+    def close(self) -> None:
+        pass
+
+
+def failing_turn() -> Any:
+    """A turn whose generator raises after starting."""
+
+    def turn(approver: Approver, cancel: CancelToken) -> Iterator[AgentEvent]:
+        yield TurnStarted("t3", "hong", "q", "scripted")
+        raise ConnectionError("platform went away")
+
+    return turn

@@ -1,0 +1,118 @@
+"""The main window: start-up, personas, history across restarts, export of turns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gui_scripts import ScriptedSession, scripted_turn
+
+from agent_core.config import OFFLINE_MODEL_LABEL
+
+
+def test_status_line_says_starting_then_shows_services(qtbot: Any, provider: Any) -> None:
+    from desktop.main_window import MainWindow
+
+    window = MainWindow(provider, offer_login=False)
+    qtbot.addWidget(window)
+    assert "Starting embedded platform" in window.status_label.text()
+    with qtbot.waitSignal(window.services_ready, timeout=10000):
+        window.show()
+    assert "127.0.0.1:9" in window.status_label.text()
+    assert OFFLINE_MODEL_LABEL in window.status_label.text()
+    assert window.connection_label.text() == "connected"
+    window.shutdown()
+
+
+def test_failed_start_is_shown_not_raised(qtbot: Any) -> None:
+    from desktop.main_window import MainWindow
+
+    class Broken:
+        def start(self) -> Any:
+            raise OSError("port in use")
+
+        def stop(self) -> None:
+            pass
+
+    window = MainWindow(Broken(), offer_login=False)
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.services_failed, timeout=10000):
+        window.show()
+    assert "port in use" in window.status_label.text()
+    window.shutdown()
+
+
+def test_personas_each_keep_their_own_conversation(qtbot: Any, window_factory: Any) -> None:
+    window = window_factory()
+    hong = window.add_session(ScriptedSession("hong", lambda q: scripted_turn("hong")))
+    cho = window.add_session(ScriptedSession("cho", lambda q: scripted_turn("cho")))
+    assert window.current_pane() is cho
+    window.persona_switcher.setCurrentIndex(window.persona_switcher.findData("hong"))
+    assert window.current_pane() is hong
+    window.question_edit.setPlainText("내 육아휴직?")
+    with qtbot.waitSignal(hong.turn_finished, timeout=10000):
+        assert window.send()
+    assert hong.transcript.rowCount() == 2
+    assert cho.transcript.rowCount() == 0
+    window.new_chat()
+    assert hong.transcript.rowCount() == 0
+
+
+def test_history_survives_a_restart(qtbot: Any, window_factory: Any) -> None:
+    first = window_factory()
+    pane = first.add_session(ScriptedSession("hong", lambda q: scripted_turn("hong")))
+    first.question_edit.setPlainText("육아휴직 며칠 남았어?")
+    with qtbot.waitSignal(pane.turn_finished, timeout=10000):
+        first.send()
+    first.close()
+
+    second = window_factory()
+    again = second.add_session(ScriptedSession("hong", lambda q: scripted_turn("hong")))
+    texts = [row.text for row in again.transcript.rows]
+    assert texts[0] == "육아휴직 며칠 남았어?"
+    assert "8일" in texts[1]
+    other = second.add_session(ScriptedSession("cho", lambda q: scripted_turn("cho")))
+    assert other.transcript.rowCount() == 0
+
+
+def test_history_write_failure_is_shown_in_the_status_line(qtbot: Any, window_factory: Any) -> None:
+    from desktop.history_store import HistoryWriteError
+
+    window = window_factory()
+
+    class FullDisk:
+        def append_turn(self, *args: Any) -> int:
+            raise HistoryWriteError("Could not save the conversation history: disk full")
+
+        def turns(self, persona: str, limit: int = 200) -> list[Any]:
+            return []
+
+        def close(self) -> None:
+            pass
+
+    window.history.close()
+    window.history = FullDisk()
+    pane = window.add_session(ScriptedSession("hong", lambda q: scripted_turn("hong")))
+    window.question_edit.setPlainText("질문")
+    with qtbot.waitSignal(pane.turn_finished, timeout=10000):
+        window.send()
+    assert "disk full" in window.statusBar().currentMessage()
+
+
+def test_citation_chip_click_emits_doc_and_version(qtbot: Any, window_factory: Any) -> None:
+    window = window_factory()
+    pane = window.add_session(ScriptedSession("hong", lambda q: scripted_turn("hong")))
+    pane.transcript.add_answer("HR-REG-003 제3차")
+    window.resize(900, 600)
+    view = pane.chat
+    index = pane.transcript.index(0)
+    rect = view.visualRect(index)
+    clicked: list[tuple[str, Any]] = []
+    pane.citation_clicked.disconnect()
+    pane.citation_clicked.connect(lambda doc, version: clicked.append((doc, version)))
+    from PySide6.QtCore import QPoint, Qt
+
+    from desktop.chat_view import MARGIN, PADDING
+
+    point = rect.topLeft() + QPoint(MARGIN + PADDING + 10, MARGIN // 2 + PADDING // 2 + 6)
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert clicked == [("HR-REG-003", 3)]

@@ -1,0 +1,91 @@
+"""Split view: panes run at the same time; the strip names the differences."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from gui_scripts import ScriptedSession, scripted_turn
+
+from agent_core.events import TurnFailed
+
+
+def _rendezvous_turn(persona: str, arrived: dict[str, threading.Event], answer: str) -> Any:
+    """A turn that waits until every persona's turn has started.
+
+    If the panes ran one after another, the first would never see the second
+    arrive and would fail — so an answered turn proves the two overlapped.
+    """
+    inner = scripted_turn(persona, answer=answer)
+
+    def turn(approver: Any, cancel: Any) -> Any:
+        arrived[persona].set()
+        for other, event in arrived.items():
+            if other != persona and not event.wait(10):
+                yield TurnFailed("timeout", f"{other} never started while {persona} ran")
+                return
+        yield from inner(approver, cancel)
+
+    return turn
+
+
+def _split_window(window_factory: Any, answers: dict[str, str]) -> Any:
+    window = window_factory()
+    arrived = {persona: threading.Event() for persona in answers}
+    for persona, answer in answers.items():
+        window.add_session(
+            ScriptedSession(
+                persona,
+                lambda q, p=persona, a=answer: _rendezvous_turn(p, arrived, a),
+            )
+        )
+    window.toggle_split(True)
+    return window
+
+
+def test_ask_all_runs_both_panes_at_the_same_time(qtbot: Any, window_factory: Any) -> None:
+    window = _split_window(
+        window_factory, {"hong": "8일 남았습니다.", "cho": "20090001 직원은 7일 사용했습니다."}
+    )
+    view = window.split_view
+    assert [pane.persona for pane in view.panes] == ["hong", "cho"]
+    running_together: list[bool] = []
+    view.panes[1].turn_started.connect(
+        lambda: running_together.append(view.panes[0].running and view.panes[1].running)
+    )
+    with qtbot.waitSignal(view.all_finished, timeout=20000) as blocker:
+        view.question.setText("육아휴직 얼마나 썼어?")
+        view.ask_button.click()
+    panes, differences = blocker.args
+    assert running_together == [True]
+    assert [p["status"] for p in panes] == ["answered", "answered"]
+    assert {p["persona"] for p in panes} == {"hong", "cho"}
+    values = {(d["value"], tuple(d["present"])) for d in differences if d["kind"] == "number"}
+    assert ("7", ("cho",)) in values
+    assert ("8", ("hong",)) in values
+    strip = view.strip.text()
+    assert "Only in cho" in strip and "7" in strip
+    assert view.strip.export_button.isEnabled()
+    assert window.last_comparison == (panes, differences)
+
+
+def test_panes_can_be_added_removed_and_rebound(qtbot: Any, window_factory: Any) -> None:
+    window = _split_window(window_factory, {"hong": "a", "park": "b", "cho": "c"})
+    view = window.split_view
+    assert len(view.panes) == 2
+    pane = view.add_pane()
+    assert pane.persona == "cho"
+    assert len(view.panes) == 3
+    view.remove_pane(view.split_panes[0])
+    assert [p.persona for p in view.panes] == ["park", "cho"]
+    split = view.split_panes[0]
+    split.persona_box.setCurrentIndex(split.persona_box.findData("hong"))
+    assert view.panes[0].persona == "hong"
+
+
+def test_toggle_split_with_shortcut_state(qtbot: Any, window_factory: Any) -> None:
+    window = _split_window(window_factory, {"hong": "a", "cho": "b"})
+    assert window.pages.currentWidget() is window.split_view
+    window.toggle_split()
+    assert window.pages.currentWidget() is window.single_page
+    assert not window.split_action.isChecked()
