@@ -166,7 +166,12 @@ def test_client_disconnect_mid_stream_keeps_server_alive() -> None:
                 f"Content-Length: {len(body.encode())}\r\n\r\n".encode()
                 + body.encode()
             )
-            assert b"message_start" in sock.recv(4096)
+            received = b""
+            while b"text_delta" not in received:
+                chunk = sock.recv(4096)
+                assert chunk, "stream ended before any text"
+                received += chunk
+            # closing here, mid-stream, makes the server's next write fail
         client = anthropic.Anthropic(api_key="x", base_url=slow.url, max_retries=0)
         reply = client.messages.create(
             model="m", max_tokens=50, messages=[{"role": "user", "content": QUESTION}]
