@@ -255,9 +255,15 @@ def persona_password(truth: dict[str, Any] | None, persona: str) -> str:
     Raises:
         KeyError: No password for the persona.
     """
-    entry = ((truth or {}).get("personas") or {}).get(persona)
-    if isinstance(entry, dict) and entry.get("password"):
-        return str(entry["password"])
+    truth = truth or {}
+    for key in ("personas", "users", "accounts"):
+        table = truth.get(key)
+        entry = table.get(persona) if isinstance(table, dict) else None
+        if isinstance(entry, dict) and entry.get("password"):
+            return str(entry["password"])
+    passwords = truth.get("passwords")
+    if isinstance(passwords, dict) and passwords.get(persona):
+        return str(passwords[persona])
     raise KeyError(f"no password for {persona!r}: pass --password or set REGDESK_PASSWORD")
 
 

@@ -1,0 +1,96 @@
+"""Agent integration fixtures: the real embedded platform and offline model on loopback.
+
+A pristine demo database is built once per session; every stack runs on its own
+copy, so tests that write (ledger rows, a disabled account, an injected chunk)
+never disturb the others.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from agent_core.config import OFFLINE_MODEL_NAME, Endpoints
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from pathlib import Path
+
+
+@dataclass
+class Stack:
+    """Running services plus the endpoints an agent session needs."""
+
+    services: Any
+    endpoints: Endpoints
+    truth: dict[str, Any]
+    data_dir: Path
+
+    @property
+    def db_path(self) -> Path:
+        """The platform's SQLite file."""
+        return self.services.db_path  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="session")
+def pristine_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A directory holding a freshly built demo database and ground truth."""
+    from embedded.launcher import platform_today, prepare_demo_database
+
+    target = tmp_path_factory.mktemp("agent-pristine")
+    prepare_demo_database(target, platform_today())
+    return target
+
+
+def _start(source: Path, target: Path, **kwargs: Any) -> Stack:
+    from embedded.launcher import start_embedded
+
+    shutil.copytree(source, target, dirs_exist_ok=True)
+    services = start_embedded(data_dir=target, **kwargs)
+    truth = services.ground_truth
+    endpoints = Endpoints(
+        ontul_url=services.ontul_url,
+        model_base_url=services.model_url,
+        api_key="offline",
+        model=OFFLINE_MODEL_NAME,
+        embedded=True,
+        ground_truth=truth,
+    )
+    return Stack(services, endpoints, truth, target)
+
+
+@pytest.fixture(scope="session")
+def stack(pristine_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """The shared stack (unpaced model, 15-minute tokens)."""
+    running = _start(pristine_data_dir, tmp_path_factory.mktemp("agent-stack"))
+    yield running
+    running.services.stop()
+
+
+@pytest.fixture
+def make_stack(pristine_data_dir: Path, tmp_path: Path) -> Iterator[Callable[..., Stack]]:
+    """Factory for a private stack: ``make_stack(token_ttl_s=1, model_pace_s=0.05)``."""
+    started: list[Stack] = []
+
+    def make(**kwargs: Any) -> Stack:
+        running = _start(pristine_data_dir, tmp_path / f"stack{len(started)}", **kwargs)
+        started.append(running)
+        return running
+
+    yield make
+    for running in started:
+        running.services.stop()
+
+
+@pytest.fixture
+def no_thread_left() -> Iterator[None]:
+    """Fail a test that leaves a non-daemon or agent thread running."""
+    before = set(threading.enumerate())
+    yield
+    after = [t for t in threading.enumerate() if t not in before and t.is_alive()]
+    leftover = [t.name for t in after if not t.daemon]
+    assert not leftover, f"threads left running: {leftover}"
