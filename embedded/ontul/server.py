@@ -56,13 +56,16 @@ class OntulServer:
             port: Port, 0 for a free one.
             token_ttl_s: Access-token lifetime (seconds; may be 1 for tests).
             today: Platform date (default env ``ONTUL_TODAY`` or the clock).
-            policies_dir: Policy folder (default ``resources/policies``).
+            policies_dir: Policy folder (default env ``ONTUL_POLICIES_DIR``, else
+                ``resources/policies``).
             embedder: Dense embedder (default the hashed n-gram fallback).
             refresh_ttl_s: Refresh-token lifetime.
         """
         self.db_path = Path(db_path)
         self.today = resolve_today(today)
-        engine = PolicyEngine(load_policies(policies_dir or RESOURCES_DIR / "policies"))
+        env_dir = os.environ.get("ONTUL_POLICIES_DIR")
+        folder = policies_dir or (Path(env_dir) if env_dir else RESOURCES_DIR / "policies")
+        engine = PolicyEngine(load_policies(folder))
         self.ctx = PlatformContext(
             db_path=self.db_path,
             engine=engine,
