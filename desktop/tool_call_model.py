@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 CallStatus = Literal["running", "awaiting", "ok", "empty", "error", "denied"]
 
-COLUMNS = ("tool", "arguments", "status", "duration", "rows", "decision", "flags")
+COLUMNS = ("tool", "status", "rows", "duration", "decision", "flags", "arguments")
 """Column keys, in display order."""
 
 ROLE_CALL = Qt.ItemDataRole.UserRole + 1
@@ -203,7 +203,7 @@ class ToolCallModel(QAbstractTableModel):
         """The rows, in order."""
         return list(self._rows)
 
-    def _row_changed(self, position: int, first: str = "tool", last: str = "flags") -> None:
+    def _row_changed(self, position: int, first: str = "tool", last: str = "arguments") -> None:
         self.dataChanged.emit(
             self.index(position, COLUMNS.index(first)), self.index(position, COLUMNS.index(last))
         )
@@ -237,7 +237,7 @@ class ToolCallModel(QAbstractTableModel):
         row.approval, row.approval_reason = event.approved, event.reason
         if row.status == "awaiting":
             row.status = "running"
-        self._row_changed(position, "status", "decision")
+        self._row_changed(position, "status", "decision")  # contiguous: status..decision
         self._update_ticker()
 
     def finish_call(self, event: ToolCallFinished) -> None:

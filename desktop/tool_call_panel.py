@@ -39,8 +39,15 @@ class ToolCallPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(COLUMNS.index("arguments"), QHeaderView.ResizeMode.Stretch)
-        for name, width in (("tool", 150), ("status", 110), ("duration", 60), ("rows", 44)):
+        header.setStretchLastSection(True)  # arguments, the longest, take the rest
+        for name, width in (
+            ("tool", 140),
+            ("status", 96),
+            ("rows", 40),
+            ("duration", 60),
+            ("decision", 90),
+            ("flags", 60),
+        ):
             header.resizeSection(COLUMNS.index(name), width)
         self.detail = QPlainTextEdit(self)
         self.detail.setReadOnly(True)

@@ -89,12 +89,14 @@ def test_approval_shows_everything_that_will_be_written(qtbot: Any) -> None:
     assert "시행일이 문서와 다릅니다" in dialog.arguments_view.toPlainText()
 
 
-def test_alt_a_approves_with_the_typed_reason(qtbot: Any) -> None:
+def test_tab_to_approve_and_enter_approves_with_the_typed_reason(qtbot: Any) -> None:
     dialog = _approval(qtbot)
     QTest.keyClicks(dialog.reason_edit, "checked with HR")
-    QTest.keyClick(dialog.reason_edit, Qt.Key.Key_A, Qt.KeyboardModifier.AltModifier)
-    # A mnemonic "animates" the click: the button fires a moment later.
-    qtbot.waitUntil(lambda: not dialog.isVisible())
+    QTest.keyClick(dialog.reason_edit, Qt.Key.Key_Tab)
+    assert dialog.focusWidget() is dialog.deny_button
+    QTest.keyClick(dialog.deny_button, Qt.Key.Key_Tab)
+    assert dialog.focusWidget() is dialog.approve_button
+    QTest.keyClick(dialog.approve_button, Qt.Key.Key_Return)
     assert dialog.result() == ApprovalDialog.DialogCode.Accepted
     assert dialog.decision.approved
     assert dialog.decision.reason == "checked with HR"
