@@ -135,11 +135,19 @@ def hits_of(call_: ToolCall | None) -> list[dict[str, Any]]:
 
 
 def hits_about(hits: list[dict[str, Any]], words: list[str]) -> list[dict[str, Any]]:
-    """Return the hits whose title or text mentions every word."""
+    """Return the hits about the question's topic.
+
+    The first topic word (the subject) must appear, and at least half of the
+    others, so one stray word in a question does not hide a real answer while an
+    unknown subject ('반려동물') still finds nothing.
+    """
+    if not words:
+        return list(hits)
+    subject, rest = squash(words[0]), [squash(w) for w in words[1:]]
     found = []
     for hit in hits:
         hay = squash(f"{hit.get('title', '')} {hit.get('text', '')}")
-        if all(squash(w) in hay for w in words):
+        if subject in hay and sum(w in hay for w in rest) >= len(rest) // 2:
             found.append(hit)
     return found
 

@@ -176,10 +176,25 @@ def plan_effective_date(ctx: Ctx) -> Blocks:
     )
 
 
+def _contact_score(line: str) -> int:
+    lowered = line.lower()
+    score = sum(w in lowered for w in _CONTACT_WORDS)
+    return score + (2 if re.search(r"\d{2,4}-|\*{2,}", line) else 0)
+
+
 def _contact_lines(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
-    for hit in hits:
+    # The line that carries a number (or its masked form) is the contact; prefer it.
+    ranked = sorted(
+        hits,
+        key=lambda h: (
+            -max((_contact_score(ln) for ln in _LINE.findall(str(h.get("text")))), default=0)
+        ),
+    )
+    for hit in ranked:
         lines = [ln.strip() for ln in _LINE.findall(str(hit.get("text")))]
-        found = [ln for ln in lines if any(w in ln.lower() for w in _CONTACT_WORDS)]
+        found = sorted(
+            (ln for ln in lines if _contact_score(ln) > 0), key=_contact_score, reverse=True
+        )
         if found:
             citation = cite(
                 ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from")
@@ -198,7 +213,8 @@ def _contact_lines(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
 
 def plan_search(ctx: Ctx) -> Blocks:
     """Find the regulation the question is about and quote what it says."""
-    step = first_search(ctx)
+    contact = any(w in ctx.turn.question.lower() for w in _CONTACT_WORDS)
+    step = first_search(ctx, f"{search_query(ctx)} 문의처 전화 담당자" if contact else None)
     if step:
         return step
     search = ctx.turn.all("search_regulations")[0]
@@ -207,8 +223,7 @@ def plan_search(ctx: Ctx) -> Blocks:
     hits = topic_hits(ctx)
     if not hits:
         return answer(not_found(ctx, topic_label(ctx)))
-    lowered = ctx.turn.question.lower()
-    if any(w in lowered for w in _CONTACT_WORDS):
+    if contact:
         return _contact_lines(ctx, hits)
     top = hits[0]
     doc_no = str(top.get("doc_no"))
