@@ -25,8 +25,23 @@ COMPARISON_FORMAT = "regdesk.comparison/1"
 """Value of ``format`` in a comparison exported as JSON."""
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Export", text)
+def _labels() -> dict[str, str]:
+    """Headings and labels of the exports, translated at export time."""
+    return {
+        "Answer": QCoreApplication.translate("Export", "Answer"),
+        "Citations": QCoreApplication.translate("Export", "Citations"),
+        "Differences": QCoreApplication.translate("Export", "Differences"),
+        "Elapsed": QCoreApplication.translate("Export", "Elapsed"),
+        "No answer.": QCoreApplication.translate("Export", "No answer."),
+        "No differences found.": QCoreApplication.translate("Export", "No differences found."),
+        "Persona": QCoreApplication.translate("Export", "Persona"),
+        "Question": QCoreApplication.translate("Export", "Question"),
+        "RegDesk comparison": QCoreApplication.translate("Export", "RegDesk comparison"),
+        "RegDesk turn": QCoreApplication.translate("Export", "RegDesk turn"),
+        "Started": QCoreApplication.translate("Export", "Started"),
+        "Status": QCoreApplication.translate("Export", "Status"),
+        "Tool calls": QCoreApplication.translate("Export", "Tool calls"),
+    }
 
 
 def _when(started_at: float) -> str:
@@ -103,14 +118,17 @@ def _citations(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _tool_lines(events: list[dict[str, Any]]) -> list[str]:
+    label = _labels()
     calls = tool_calls(events)
     if not calls:
         return []
     rows = []
     for call in calls:
         flags = [
-            _tr("truncated") if call.get("truncated") else "",
-            _tr("injection suspected") if call.get("injection_suspected") else "",
+            QCoreApplication.translate("Export", "truncated") if call.get("truncated") else "",
+            QCoreApplication.translate("Export", "injection suspected")
+            if call.get("injection_suspected")
+            else "",
         ]
         duration = call.get("duration_ms")
         rows.append(
@@ -125,28 +143,38 @@ def _tool_lines(events: list[dict[str, Any]]) -> list[str]:
             ]
         )
     header = [
-        _tr("Tool"),
-        _tr("Arguments"),
-        _tr("Decision"),
-        _tr("Status"),
-        _tr("Rows"),
-        _tr("Duration"),
-        _tr("Notes"),
+        QCoreApplication.translate("Export", "Tool"),
+        QCoreApplication.translate("Export", "Arguments"),
+        QCoreApplication.translate("Export", "Decision"),
+        QCoreApplication.translate("Export", "Status"),
+        QCoreApplication.translate("Export", "Rows"),
+        QCoreApplication.translate("Export", "Duration"),
+        QCoreApplication.translate("Export", "Notes"),
     ]
-    return ["", f"### {_tr('Tool calls')}", "", *_table(header, rows)]
+    return [
+        "",
+        f"### {label['Tool calls']}",
+        "",
+        *_table(header, rows),
+    ]
 
 
 def _citation_lines(events: list[dict[str, Any]]) -> list[str]:
+    label = _labels()
     citations = _citations(events)
     if not citations:
         return []
-    lines = ["", f"### {_tr('Citations')}", ""]
+    lines = ["", f"### {label['Citations']}", ""]
     for cite in citations:
         parts = [str(cite.get("doc_no"))]
         if cite.get("version") is not None:
             parts.append(f"v{cite['version']}")
         if cite.get("effective_from"):
-            parts.append(_tr("effective {date}").format(date=cite["effective_from"]))
+            parts.append(
+                QCoreApplication.translate("Export", "effective {date}").format(
+                    date=cite["effective_from"]
+                )
+            )
         lines.append("- " + " · ".join(parts))
     return lines
 
@@ -161,21 +189,22 @@ def turn_to_markdown(record: TurnRecord) -> str:
         Markdown with the question, the answer, its citations and a table of
         the tool calls.
     """
+    label = _labels()
     lines = [
-        f"## {_tr('RegDesk turn')} — {record.persona}",
+        f"## {label['RegDesk turn']} — {record.persona}",
         "",
-        f"- **{_tr('Persona')}:** {record.persona}",
-        f"- **{_tr('Started')}:** {_when(record.started_at)}",
-        f"- **{_tr('Elapsed')}:** {record.elapsed_ms:.0f} ms",
-        f"- **{_tr('Status')}:** {record.status}",
+        f"- **{label['Persona']}:** {record.persona}",
+        f"- **{label['Started']}:** {_when(record.started_at)}",
+        f"- **{label['Elapsed']}:** {record.elapsed_ms:.0f} ms",
+        f"- **{label['Status']}:** {record.status}",
         "",
-        f"### {_tr('Question')}",
+        f"### {label['Question']}",
         "",
         *_quote(record.question),
         "",
-        f"### {_tr('Answer')}",
+        f"### {label['Answer']}",
         "",
-        record.answer or f"_{_tr('No answer.')}_",
+        record.answer or f"_{label['No answer.']}_",
         *_citation_lines(record.events),
         *_tool_lines(record.events),
     ]
@@ -218,26 +247,38 @@ def comparison_to_markdown(panes: list[dict[str, Any]], differences: list[dict[s
         Markdown: the question, each persona's answer and tool calls, and a
         table of the differences.
     """
+    label = _labels()
     names = [str(p.get("display_name") or p.get("persona") or "?") for p in panes]
     question = next((str(p["question"]) for p in panes if p.get("question")), "")
-    lines = [f"## {_tr('RegDesk comparison')} — {' / '.join(names)}", ""]
+    lines = [
+        f"## {label['RegDesk comparison']} — {' / '.join(names)}",
+        "",
+    ]
     if question:
-        lines += [f"### {_tr('Question')}", "", *_quote(question), ""]
-    lines += [f"### {_tr('Differences')}", ""]
+        lines += [
+            f"### {label['Question']}",
+            "",
+            *_quote(question),
+            "",
+        ]
+    lines += [f"### {label['Differences']}", ""]
     if differences:
         header: list[str] = []
         for diff in differences:
             header.extend(k for k in diff if k not in header)
         lines += _table(header, [[diff.get(k) for k in header] for diff in differences])
     else:
-        lines.append(f"_{_tr('No differences found.')}_")
+        lines.append(f"_{label['No differences found.']}_")
     for name, pane in zip(names, panes, strict=True):
         persona = pane.get("persona")
         title = f"{name} ({persona})" if persona and persona != name else name
         lines += ["", f"## {title}", ""]
         if pane.get("status"):
-            lines += [f"- **{_tr('Status')}:** {pane['status']}", ""]
-        lines.append(str(pane.get("answer") or f"_{_tr('No answer.')}_"))
+            lines += [
+                f"- **{label['Status']}:** {pane['status']}",
+                "",
+            ]
+        lines.append(str(pane.get("answer") or f"_{label['No answer.']}_"))
         events = list(pane.get("events") or [])
         lines += _citation_lines(events)
         lines += _tool_lines(events)

@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from agent_core.session import PersonaSession
-
     from desktop.credentials import CredentialStore
 
 
@@ -51,22 +50,29 @@ def describe_login_error(exc: BaseException, server_url: str) -> str:
         PlatformTimeoutError,
     )
 
-    def tr(text: str) -> str:
-        return QCoreApplication.translate("LoginDialog", text)
-
     if isinstance(exc, AdminRefusedError):
-        return tr(
+        return QCoreApplication.translate(
+            "LoginDialog",
             "This is an administrator account. RegDesk never runs the agent with "
-            "administrator rights; sign in as a regular person instead."
+            "administrator rights; sign in as a regular person instead.",
         )
     if isinstance(exc, PlatformAuthError):
-        return tr("The server did not accept this user name and password.")
+        return QCoreApplication.translate(
+            "LoginDialog", "The server did not accept this user name and password."
+        )
     if isinstance(exc, PlatformTimeoutError):
-        return tr("The server at {url} did not answer in time. Try again.").format(url=server_url)
+        return QCoreApplication.translate(
+            "LoginDialog", "The server at {url} did not answer in time. Try again."
+        ).format(url=server_url)
     if isinstance(exc, PlatformNetworkError | OSError):
-        message = tr("Could not reach the server at {url}. Check the address and your network.")
+        message = QCoreApplication.translate(
+            "LoginDialog",
+            "Could not reach the server at {url}. Check the address and your network.",
+        )
         return message.format(url=server_url)
-    return tr("Signing in failed: {message}").format(message=str(exc) or type(exc).__name__)
+    return QCoreApplication.translate("LoginDialog", "Signing in failed: {message}").format(
+        message=str(exc) or type(exc).__name__
+    )
 
 
 class LoginDialog(QDialog):
