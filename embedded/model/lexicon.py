@@ -99,6 +99,8 @@ STOPWORDS: frozenset[str] = frozenset(
         "직원들",
         "곧",
         "바뀌는",
+        "바뀌",
+        "바뀐",
         "것도",
         "있으면",
         "이",

@@ -56,7 +56,7 @@ def topic_hits(ctx: Ctx) -> list[dict[str, Any]]:
 
 def topic_label(ctx: Ctx) -> str:
     """Return how to name the topic in the answer."""
-    return ctx.ents.title or " ".join(ctx.ents.keywords) or ctx.turn.question
+    return ctx.ents.title or (ctx.ents.keywords[0] if ctx.ents.keywords else ctx.turn.question)
 
 
 def _upcoming(
