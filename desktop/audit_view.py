@@ -10,11 +10,13 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
 )
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -28,6 +30,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from desktop.theme import error_color, problem_row_color, success_color
 
 _PREFERRED = (
     "ts",
@@ -98,9 +102,31 @@ def audit_columns(records: list[dict[str, Any]]) -> list[str]:
     return first + middle + last
 
 
+def _header_labels() -> dict[str, str]:
+    return {
+        "ts": QCoreApplication.translate("AuditLogDialog", "Time (UTC)"),
+        "persona": QCoreApplication.translate("AuditLogDialog", "Persona"),
+        "user": QCoreApplication.translate("AuditLogDialog", "User"),
+        "event": QCoreApplication.translate("AuditLogDialog", "Event"),
+        "kind": QCoreApplication.translate("AuditLogDialog", "Kind"),
+        "action": QCoreApplication.translate("AuditLogDialog", "Action"),
+        "tool": QCoreApplication.translate("AuditLogDialog", "Tool"),
+        "decision": QCoreApplication.translate("AuditLogDialog", "Decision"),
+        "status": QCoreApplication.translate("AuditLogDialog", "Status"),
+        "approved": QCoreApplication.translate("AuditLogDialog", "Approved"),
+        "reason": QCoreApplication.translate("AuditLogDialog", "Reason"),
+        "arguments": QCoreApplication.translate("AuditLogDialog", "Arguments"),
+        "idempotency_key": QCoreApplication.translate("AuditLogDialog", "Idempotency key"),
+        "prev": QCoreApplication.translate("AuditLogDialog", "Previous hash"),
+        "hash": QCoreApplication.translate("AuditLogDialog", "Hash"),
+    }
+
+
 def _display(value: Any, column: str) -> str:
     if value is None:
         return ""
+    if column == "ts" and isinstance(value, str) and "T" in value:
+        return value.replace("T", " ")[:19]
     if column in _LAST and isinstance(value, str):
         return value[:12] + "…" if len(value) > 12 else value
     if isinstance(value, dict | list):
@@ -115,6 +141,7 @@ class AuditTableModel(QAbstractTableModel):
         super().__init__(parent)
         self._records: list[dict[str, Any]] = []
         self._columns: list[str] = []
+        self._untrusted_from: int | None = None
 
     def set_records(self, records: list[dict[str, Any]]) -> None:
         """Replace all rows.
@@ -126,6 +153,22 @@ class AuditTableModel(QAbstractTableModel):
         self._records = records
         self._columns = audit_columns(records)
         self.endResetModel()
+
+    def set_untrusted_from(self, line: int | None) -> None:
+        """Mark rows from a 1-based line number on as untrusted (chain broken there).
+
+        Args:
+            line: First untrusted line, or None when the chain is intact.
+        """
+        self._untrusted_from = line
+        if self._records:
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(len(self._records) - 1, len(self._columns) - 1)
+            )
+
+    def is_untrusted(self, row: int) -> bool:
+        """True when a row lies at or after the line where the chain broke."""
+        return self._untrusted_from is not None and row + 1 >= self._untrusted_from
 
     @property
     def columns(self) -> list[str]:
@@ -152,6 +195,8 @@ class AuditTableModel(QAbstractTableModel):
         value = self._records[index.row()].get(column)
         if role == Qt.ItemDataRole.DisplayRole:
             return _display(value, column)
+        if role == Qt.ItemDataRole.BackgroundRole and self.is_untrusted(index.row()):
+            return QColor(problem_row_color())
         if role == Qt.ItemDataRole.ToolTipRole and value is not None:
             return (
                 json.dumps(value, ensure_ascii=False, indent=1)
@@ -167,7 +212,10 @@ class AuditTableModel(QAbstractTableModel):
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         if orientation == Qt.Orientation.Horizontal:
-            return self._columns[section] if section < len(self._columns) else None
+            if section >= len(self._columns):
+                return None
+            key = self._columns[section]
+            return _header_labels().get(key, key)
         return str(section + 1)
 
 
@@ -259,15 +307,16 @@ class AuditLogDialog(QDialog):
             return
         ok, bad_line = verify_audit_log(self._path)
         self.chain_intact = ok
+        self.model.set_untrusted_from(None if ok else bad_line)
         if ok:
             text = self.tr("✔ Hash chain intact: {count} records, none changed or removed.")
-            self._set_status(text.format(count=count), "#2e7d32")
+            self._set_status(text.format(count=count), success_color())
         else:
             text = self.tr(
                 "✘ Hash chain broken at line {line}: the log was edited, reordered or "
                 "cut after it was written. Records from that line on cannot be trusted."
             )
-            self._set_status(text.format(line=bad_line), "#c62828")
+            self._set_status(text.format(line=bad_line), error_color())
         if unreadable:
             note = self.tr("{count} lines are not valid records.").format(count=unreadable)
             self.chain_label.setText(f"{self.chain_label.text()} {note}")

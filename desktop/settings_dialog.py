@@ -18,6 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.theme import error_color
+
 if TYPE_CHECKING:
     from desktop.credentials import CredentialStore
     from desktop.settings import AppSettings
@@ -122,7 +124,7 @@ class SettingsDialog(QDialog):
         self.error_label = QLabel()
         self.error_label.setObjectName("errorLabel")
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #c62828;")
+        self.error_label.setStyleSheet(f"color: {error_color()};")
         self.error_label.hide()
 
         self.buttons = QDialogButtonBox(

@@ -127,3 +127,25 @@ def app_icon() -> QIcon:
     if icon.isNull() and svg.exists():
         icon.addFile(str(svg))
     return icon
+
+
+def _is_dark() -> bool:
+    app = QGuiApplication.instance()
+    if not isinstance(app, QGuiApplication):
+        return False
+    return app.palette().color(_Role.Window).lightness() < 128
+
+
+def error_color() -> str:
+    """Colour for inline error text, readable on the current palette."""
+    return "#ef9a9a" if _is_dark() else "#c62828"
+
+
+def success_color() -> str:
+    """Colour for "all good" status text, readable on the current palette."""
+    return "#a5d6a7" if _is_dark() else "#2e7d32"
+
+
+def problem_row_color() -> str:
+    """Background for table rows that need attention (e.g. a broken audit chain)."""
+    return "#5c2626" if _is_dark() else "#fde0e0"

@@ -86,6 +86,66 @@
 <context>
     <name>AuditLogDialog</name>
     <message>
+        <source>Time (UTC)</source>
+        <translation>시각 (UTC)</translation>
+    </message>
+    <message>
+        <source>Persona</source>
+        <translation>사용자</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>사용자 ID</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>이벤트</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>종류</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>동작</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>도구</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>판정</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Approved</source>
+        <translation>승인 여부</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>사유</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>인자</translation>
+    </message>
+    <message>
+        <source>Idempotency key</source>
+        <translation>멱등성 키</translation>
+    </message>
+    <message>
+        <source>Previous hash</source>
+        <translation>이전 해시</translation>
+    </message>
+    <message>
+        <source>Hash</source>
+        <translation>해시</translation>
+    </message>
+    <message>
         <source>Audit log</source>
         <translation>감사 로그</translation>
     </message>

@@ -248,6 +248,8 @@ def test_audit_viewer_shows_rows_and_an_intact_chain(qtbot: Any, tmp_path: Path)
     assert dialog.model.index(1, tool).data() == "request_regulation_revision"
     assert dialog.chain_intact is True
     assert "intact" in dialog.chain_label.text()
+    assert dialog.model.headerData(1, Qt.Orientation.Horizontal) == "Persona"
+    assert not any(dialog.model.is_untrusted(row) for row in range(3))
 
     dialog.filter_edit.setText("search_reg")
     assert dialog.proxy.rowCount() == 1
@@ -267,6 +269,9 @@ def test_audit_viewer_flags_a_tampered_line(qtbot: Any, tmp_path: Path) -> None:
     assert dialog.chain_intact is False
     assert "line 2" in dialog.chain_label.text()
     assert dialog.model.rowCount() == 3  # still shown, so the edit can be inspected
+    assert [dialog.model.is_untrusted(row) for row in range(3)] == [False, True, True]
+    assert dialog.model.index(1, 0).data(Qt.ItemDataRole.BackgroundRole) is not None
+    assert dialog.model.index(0, 0).data(Qt.ItemDataRole.BackgroundRole) is None
 
 
 def test_audit_export_copies_exactly_or_writes_csv(qtbot: Any, tmp_path: Path) -> None:
