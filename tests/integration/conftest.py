@@ -36,6 +36,29 @@ class Stack:
         return self.services.db_path  # type: ignore[no-any-return]
 
 
+def _sqlite_ledger(db_path: Path) -> Callable[[str], Any]:
+    """Run a SELECT straight on the platform's database file and return the first cell.
+
+    The scenario ledger checks name the physical ``revision_requests`` table,
+    which the embedded SQL endpoint does not expose even to admins; the file is
+    the ground truth of what was written.
+    """
+    import sqlite3
+
+    def first_cell(sql: str) -> Any:
+        with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as conn:
+            row = conn.execute(sql).fetchone()
+        return row[0] if row else None
+
+    return first_cell
+
+
+@pytest.fixture(scope="session")
+def ledger_of() -> Callable[[Path], Callable[[str], Any]]:
+    """``ledger_of(db_path)(sql)``: first cell of a SELECT on the platform's file."""
+    return _sqlite_ledger
+
+
 @pytest.fixture(scope="session")
 def pristine_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A directory holding a freshly built demo database and ground truth."""

@@ -27,7 +27,7 @@ from agent_core.events import (
     TurnFailed,
     event_to_dict,
 )
-from agent_core.scenarios import admin_ledger, persona_password
+from agent_core.scenarios import persona_password
 from agent_core.session import PersonaSession
 from agent_core.turn import TurnLimits
 
@@ -217,12 +217,14 @@ def test_revoked_account_mid_turn_fails_with_auth(make_stack: Callable[..., Stac
     stack = make_stack()
     session = _login(stack, "park")
     events: list[AgentEvent] = []
+    disabled = False
     for event in session.run_turn(
         "우리 부서 직원들 육아휴직 사용 현황 보여줘", approver=approve_all, cancel=CancelToken()
     ):
         events.append(event)
-        if isinstance(event, ToolCallStarted) and len(events) < 4:
+        if isinstance(event, ToolCallStarted) and not disabled:
             _disable(stack.db_path, "park")
+            disabled = True
     assert isinstance(events[-1], TurnFailed), events[-1]
     assert events[-1].failure == "auth"
 
@@ -238,6 +240,9 @@ def test_platform_stopped_mid_turn_fails_with_network(make_stack: Callable[..., 
         if isinstance(event, ToolCallStarted) and stack.services.ontul is not None:
             stack.services.ontul.stop()
             stack.services.ontul = None
+            # A stopped process resets its connections; stop() leaves keep-alive
+            # handler threads serving, so end our side of them the same way.
+            session.client.abort()
     assert isinstance(events[-1], TurnFailed), events[-1]
     assert events[-1].failure == "network"
 
@@ -300,10 +305,10 @@ def test_injected_chunk_is_flagged_and_not_obeyed(make_stack: Callable[..., Stac
 
 
 def test_denied_write_leaves_ledger_empty_and_answer_says_so(
-    make_stack: Callable[..., Stack],
+    make_stack: Callable[..., Stack], ledger_of: Any
 ) -> None:
     stack = make_stack()
-    ledger = admin_ledger(stack.endpoints, stack.truth)
+    ledger = ledger_of(stack.db_path)
     sql = "SELECT count(*) FROM revision_requests"
     session = _login(stack, "hong")
     asked: list[ApprovalRequested] = []
@@ -322,9 +327,11 @@ def test_denied_write_leaves_ledger_empty_and_answer_says_so(
     assert any(w in _answer(events) for w in ("거부", "취소", "승인되지", "denied"))
 
 
-def test_approved_twice_is_one_row_and_a_replay(make_stack: Callable[..., Stack]) -> None:
+def test_approved_twice_is_one_row_and_a_replay(
+    make_stack: Callable[..., Stack], ledger_of: Any
+) -> None:
     stack = make_stack()
-    ledger = admin_ledger(stack.endpoints, stack.truth)
+    ledger = ledger_of(stack.db_path)
     question = "육아지원규정 3차에 대해 돌봄휴가 확대 사유로 개정 요청 넣어줘"
     statuses = []
     for _ in range(2):

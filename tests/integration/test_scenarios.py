@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 import yaml
 
-from agent_core.scenarios import admin_ledger, load_cases, run_case
+from agent_core.scenarios import load_cases, run_case
 
 if TYPE_CHECKING:
     from tests.integration.conftest import Stack
@@ -30,8 +30,8 @@ def _case_ids() -> list[tuple[Path, str]]:
 
 
 @pytest.fixture(scope="module")
-def ledger(stack: Stack) -> Any:
-    return admin_ledger(stack.endpoints, stack.truth)
+def ledger(stack: Stack, ledger_of: Any) -> Any:
+    return ledger_of(stack.db_path)
 
 
 @pytest.mark.parametrize(
