@@ -240,3 +240,45 @@ def test_demo_buttons_fill_in_the_persona(qtbot: Any, test_keyring: DictKeyring)
     dialog.demo_buttons["cho"].click()
     assert dialog.user_combo.currentText() == "cho"
     assert dialog.password_edit.text() == "c-pw"
+
+
+def test_real_sign_in_against_the_embedded_platform(
+    qtbot: Any, test_keyring: DictKeyring, endpoints: Any
+) -> None:
+    """The dialog driving the real PersonaSession.login over HTTP on loopback."""
+    from dataclasses import replace
+
+    from agent_core.session import PersonaSession
+
+    personas = endpoints.ground_truth["personas"]
+
+    def login(url: str, user: str, password: str) -> Any:
+        return PersonaSession.login(replace(endpoints, ontul_url=url), user, password, audit=False)
+
+    dialog = LoginDialog(
+        endpoints.ontul_url,
+        CredentialStore(),
+        login,
+        ["hong", "park", "cho"],
+        demo_passwords={u: personas[u]["password"] for u in ("hong", "park", "cho")},
+    )
+    qtbot.addWidget(dialog)
+    dialog.show()
+
+    _sign_in(qtbot, dialog, "hong", "not-the-password", remember=True)
+    assert dialog.session is None
+    assert "did not accept" in dialog.error_label.text()
+
+    if "admin" in personas:
+        _sign_in(qtbot, dialog, "admin", personas["admin"]["password"], remember=False)
+        assert dialog.session is None
+        assert "administrator" in dialog.error_label.text()
+
+    dialog.demo_buttons["hong"].click()
+    dialog.remember_check.setChecked(True)
+    dialog.sign_in_button.click()
+    qtbot.waitUntil(lambda: dialog.session is not None)
+    assert dialog.session.username == "hong"
+    assert test_keyring.secrets == {
+        ("regdesk", f"hong@{endpoints.ontul_url}"): personas["hong"]["password"]
+    }
