@@ -1,10 +1,12 @@
 """A turn or a split-view comparison as Markdown (for people) and JSON (for scripts).
 
-Pane and difference dicts come from the split view. A pane is
-``{"persona", "display_name"?, "question"?, "answer", "status"?, "events"?: [event dicts]}``;
-a difference is any flat dict, for example
-``{"kind": "number", "value": "8", "hong": "yes", "cho": "no"}``: the Markdown
-table shows the union of the keys, in first-seen order.
+Pane and difference dicts come from the split view (``desktop.comparison``). A
+pane is ``{"persona", "display_name"?, "question"?, "answer", "status"?,
+"events"?: [event dicts], "tools"?: [{"tool", "status", "row_count", ...}]}``;
+the tool table uses ``events`` when present, else ``tools``. A difference is
+any dict, e.g. ``{"kind": "row_count", "tool": "query_hr", "counts": {"hong": 1,
+"cho": 12}}``: the Markdown table shows the union of the keys in first-seen
+order, with lists and dicts written out as ``hong: 1, cho: 12``.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ def _cell(value: Any) -> str:
     if isinstance(value, list | tuple):
         text = ", ".join(str(v) for v in value)
     elif isinstance(value, dict):
-        text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+        text = ", ".join(f"{k}: {'—' if v is None else v}" for k, v in value.items())
     else:
         text = str(value)
     return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
@@ -117,9 +119,11 @@ def _citations(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return []
 
 
-def _tool_lines(events: list[dict[str, Any]]) -> list[str]:
+def _tool_lines(
+    events: list[dict[str, Any]], calls: list[dict[str, Any]] | None = None
+) -> list[str]:
     label = _labels()
-    calls = tool_calls(events)
+    calls = tool_calls(events) if events or calls is None else calls
     if not calls:
         return []
     rows = []
@@ -281,7 +285,7 @@ def comparison_to_markdown(panes: list[dict[str, Any]], differences: list[dict[s
         lines.append(str(pane.get("answer") or f"_{label['No answer.']}_"))
         events = list(pane.get("events") or [])
         lines += _citation_lines(events)
-        lines += _tool_lines(events)
+        lines += _tool_lines(events, list(pane.get("tools") or []))
     return "\n".join(lines) + "\n"
 
 

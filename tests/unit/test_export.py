@@ -14,19 +14,42 @@ from desktop.history_store import TurnRecord
 
 EVENTS = [
     {"kind": "turn_started", "turn_id": "t1", "persona": "hong", "question": "q", "model": "m"},
-    {"kind": "tool_call_started", "call_id": "c1", "tool": "query_hr",
-     "arguments": {"question_sql": "SELECT 사용일수 FROM semantic.hr.leave_balance"},
-     "decision": "allow"},
-    {"kind": "tool_call_finished", "call_id": "c1", "tool": "query_hr", "status": "ok",
-     "duration_ms": 12.4, "row_count": 1, "preview": "1 row", "result": "...",
-     "truncated": True, "injection_suspected": False, "error": None},
-    {"kind": "answer_finished", "text": "8일 | 남음",
-     "citations": [{"doc_no": "HR-REG-003", "version": 3, "effective_from": "2025-03-15"}]},
+    {
+        "kind": "tool_call_started",
+        "call_id": "c1",
+        "tool": "query_hr",
+        "arguments": {"question_sql": "SELECT 사용일수 FROM semantic.hr.leave_balance"},
+        "decision": "allow",
+    },
+    {
+        "kind": "tool_call_finished",
+        "call_id": "c1",
+        "tool": "query_hr",
+        "status": "ok",
+        "duration_ms": 12.4,
+        "row_count": 1,
+        "preview": "1 row",
+        "result": "...",
+        "truncated": True,
+        "injection_suspected": False,
+        "error": None,
+    },
+    {
+        "kind": "answer_finished",
+        "text": "8일 | 남음",
+        "citations": [{"doc_no": "HR-REG-003", "version": 3, "effective_from": "2025-03-15"}],
+    },
 ]
 
 RECORD = TurnRecord(
-    id=7, persona="hong", question="육아휴직 며칠 남았나요?\n두 줄", answer="8일 남았습니다.",
-    events=EVENTS, started_at=1_735_689_600.0, elapsed_ms=1234.0, status="answered",
+    id=7,
+    persona="hong",
+    question="육아휴직 며칠 남았나요?\n두 줄",
+    answer="8일 남았습니다.",
+    events=EVENTS,
+    started_at=1_735_689_600.0,
+    elapsed_ms=1234.0,
+    status="answered",
 )
 
 
@@ -58,10 +81,22 @@ def test_turn_json_round_trips_with_tool_calls_paired() -> None:
 
 
 PANES = [
-    {"persona": "hong", "display_name": "홍가은", "question": "징계 기준?",
-     "answer": "찾을 수 없습니다.", "status": "answered", "events": EVENTS[:3]},
-    {"persona": "cho", "display_name": "조태윤", "question": "징계 기준?",
-     "answer": "HR-GDL-003에 따르면…", "status": "answered", "events": []},
+    {
+        "persona": "hong",
+        "display_name": "홍가은",
+        "question": "징계 기준?",
+        "answer": "찾을 수 없습니다.",
+        "status": "answered",
+        "events": EVENTS[:3],
+    },
+    {
+        "persona": "cho",
+        "display_name": "조태윤",
+        "question": "징계 기준?",
+        "answer": "HR-GDL-003에 따르면…",
+        "status": "answered",
+        "events": [],
+    },
 ]
 DIFFERENCES = [
     {"kind": "doc_no", "value": "HR-GDL-003", "홍가은": False, "조태윤": True},
@@ -91,3 +126,52 @@ def test_comparison_json_keeps_panes_and_differences() -> None:
     assert [p["persona"] for p in document["panes"]] == ["hong", "cho"]
     assert document["panes"][0]["tool_calls"][0]["tool"] == "query_hr"
     assert document["differences"] == DIFFERENCES
+
+
+def test_comparison_of_split_view_results_reads_well() -> None:
+    """Panes and differences in the split view's own shape (desktop.comparison)."""
+    from desktop.comparison import compare_panes
+
+    panes = [
+        {
+            "persona": "hong",
+            "question": "징계 기준?",
+            "answer": "찾을 수 없습니다.",
+            "status": "answered",
+            "tools": [
+                {
+                    "tool": "search_regulations",
+                    "arguments": {"question": "징계"},
+                    "status": "empty",
+                    "row_count": 0,
+                    "duration_ms": 5.0,
+                    "decision": "allow",
+                }
+            ],
+        },
+        {
+            "persona": "cho",
+            "question": "징계 기준?",
+            "answer": "HR-GDL-003 v1에 따릅니다.",
+            "status": "answered",
+            "tools": [
+                {
+                    "tool": "search_regulations",
+                    "arguments": {"question": "징계"},
+                    "status": "ok",
+                    "row_count": 4,
+                    "duration_ms": 6.0,
+                    "decision": "allow",
+                }
+            ],
+        },
+    ]
+    differences = compare_panes(panes)
+    text = comparison_to_markdown(panes, differences)
+
+    assert "| doc_no | HR-GDL-003 | cho | hong |" in text
+    assert "hong: 0, cho: 4" in text
+    assert "hong: empty, cho: ok" in text
+    assert "| search_regulations |" in text  # each pane's tool table, from "tools"
+    assert '"question": "징계"' in text
+    assert json.loads(comparison_to_json(panes, differences))["differences"] == differences
