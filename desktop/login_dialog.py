@@ -283,7 +283,10 @@ class LoginDialog(QDialog):
                 session = self._login(url, user, password)
             except Exception as exc:  # shown inline; the dialog stays open
                 error = exc
-            relay.finished.emit(attempt, session, error)
+            try:
+                relay.finished.emit(attempt, session, error)
+            except RuntimeError:
+                pass  # the dialog was destroyed while signing in: nobody to tell
 
         threading.Thread(target=run, name=f"login-{user}", daemon=True).start()
 
