@@ -133,18 +133,31 @@ def _fill(article: TopicArticle, version: int) -> tuple[str, str]:
     return title, body
 
 
+def _amendment_summary(previous: dict[str, str], topical: list[tuple[str, str]]) -> str:
+    added = [title for title, _ in topical if title not in previous]
+    changed = [title for title, body in topical if title in previous and previous[title] != body]
+    parts = [f"{title} 조항 신설" for title in added]
+    if changed:
+        parts.append(f"{', '.join(changed)} 기준 변경")
+    return "개정: " + (", ".join(parts) or "자구 정비")
+
+
 def _compose(entry: Entry, rng: random.Random, parent_title: str, start_year: int) -> DocumentSpec:
     this = josa(f"이 {_noun(entry.title)}", "은", "는")
     pool = list(TOPICS[entry.topic])
     rng.shuffle(pool)
+    # Articles named after the document's own subject lead (원격접속 in 원격접속 보안지침).
+    focus = (entry.title + entry.subject).replace(" ", "")
+    pool.sort(key=lambda article: article[0].replace(" ", "") not in focus)
     base_count = rng.randint(4, 5)
     purposes = _PURPOSES if entry.parent else _PURPOSES[:2]
     purpose = rng.choice(purposes).format(this=this, subject=entry.subject, parent=parent_title)
     scope = rng.choice(_SCOPES).format(this=this)
     dept = josa(DEPT_NAMES[entry.owner], "은", "는")
-    duties = (f"{dept} {_noun(entry.title)}의 운영을 총괄하고, 각 부서장은 소속 직원이 "
+    duties = (f"{dept} 이 {_noun(entry.title)}의 운영을 총괄하고, 각 부서장은 소속 직원이 "
               f"{josa(f'이 {_noun(entry.title)}', '을', '를')} 지키도록 관리한다.")
     versions: list[VersionSpec] = []
+    previous: dict[str, str] = {}
     year = start_year
     for version in range(1, entry.versions + 1):
         topical = [_fill(article, version) for article in pool[: base_count + version - 1]]
@@ -154,7 +167,8 @@ def _compose(entry: Entry, rng: random.Random, parent_title: str, start_year: in
                           "위반한 사실이 확인되면 주관부서는 시정을 요구하고 관련 사규에 따라 "
                           "조치한다."))
         month = rng.choice((1, 3, 4, 7, 9, 10))
-        summary = "제정" if version == 1 else f"개정: {topical[-1][0]} 조항 정비"
+        summary = "제정" if version == 1 else _amendment_summary(previous, topical)
+        previous = dict(topical)
         versions.append(compose_version(entry.title, version, f"{year}-{month:02d}-01",
                                         summary, pairs))
         year += rng.randint(1, 2)

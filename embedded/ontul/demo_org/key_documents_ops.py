@@ -133,10 +133,14 @@ def _security_rule() -> DocumentSpec:
         ("세부 지침", "정보자산 관리, 개인정보 처리, 접근통제, 원격접속에 관한 세부 사항은 "
                       "보안팀이 지침으로 정한다."),
     ]
+    cloud = ("클라우드 서비스", "외부 클라우드 서비스에 업무 자료를 저장하려는 부서는 보안팀의 "
+             "사전 보안성 검토를 받아야 하며, 대외비 자료는 회사가 승인한 서비스에만 저장한다.")
     return DocumentSpec("SEC-REG-001", title, "REGULATION", "SEC", ("GEN-RUL-001",), (
         compose_version(title, 1, "2019-05-01", "제정", base),
         compose_version(title, 2, "2024-05-01", "개정: 보안사고 대응 및 세부 지침 위임 조항 신설",
                         [*base, *extra]),
+        compose_version(title, 3, None, "개정안(미승인): 클라우드 서비스 이용 보안 조항 신설",
+                        [*base, *extra, cloud]),
     ))
 
 
