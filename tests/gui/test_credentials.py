@@ -31,7 +31,7 @@ SECRET = "hong-pw-7c1e9a"
 class DictKeyring(KeyringBackend):
     """A keyring backend for tests: real keyring API, secrets in a dict."""
 
-    priority = 1  # type: ignore[assignment]
+    priority = -1  # type: ignore[assignment]  # below fail.Keyring: never auto-selected
 
     def __init__(self) -> None:
         super().__init__()
@@ -282,3 +282,26 @@ def test_real_sign_in_against_the_embedded_platform(
     assert test_keyring.secrets == {
         ("regdesk", f"hong@{endpoints.ontul_url}"): personas["hong"]["password"]
     }
+
+
+def test_real_secret_service_round_trip() -> None:
+    """With a real OS keyring (e.g. gnome-keyring under dbus-run-session), secrets land there.
+
+    Run: ``dbus-run-session -- sh -c 'echo -n pw | gnome-keyring-daemon --unlock
+    --components=secrets; pytest tests/gui/test_credentials.py'``.
+    """
+    backend = keyring.get_keyring()
+    if (
+        isinstance(backend, keyring.backends.fail.Keyring)
+        or "SecretService" not in type(backend).__module__ + type(backend).__name__
+    ):
+        pytest.skip(f"no Secret Service keyring here ({type(backend).__module__})")
+    store = CredentialStore(service="regdesk-test")
+    assert store.available
+    store.save(URL, "hong", SECRET)
+    try:
+        assert keyring.get_password("regdesk-test", f"hong@{URL}") == SECRET
+        assert CredentialStore(service="regdesk-test").load(URL, "hong") == SECRET
+    finally:
+        store.delete(URL, "hong")
+    assert store.load(URL, "hong") is None

@@ -43,7 +43,7 @@ REQUEST = ApprovalRequested(
 class DictKeyring(KeyringBackend):
     """A keyring backend for tests: the real keyring API, secrets in a dict."""
 
-    priority = 1  # type: ignore[assignment]
+    priority = -1  # type: ignore[assignment]  # below fail.Keyring: never auto-selected
 
     def __init__(self) -> None:
         super().__init__()
