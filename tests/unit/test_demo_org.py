@@ -392,3 +392,19 @@ def test_policies_follow_the_documented_format() -> None:
     masks = {k: v for s in docs["general"]["Statement"] for k, v in s["MaskedColumns"].items()}
     assert masks["body"] == "body_redacted"
     assert docs["admins"]["Statement"][0]["AdministratorAccess"] is True
+
+
+def test_build_does_not_depend_on_hash_seed(tmp_path: Path,
+                                            built: tuple[Path, dict[str, Any]]) -> None:
+    # Another interpreter with another PYTHONHASHSEED must write the same bytes.
+    import os
+    import subprocess
+    import sys
+
+    target = tmp_path / "fresh.sqlite"
+    code = ("import sys; from datetime import date; from pathlib import Path; "
+            "from embedded.ontul.demo_org import build_demo_database; "
+            f"build_demo_database(Path(sys.argv[1]), date.fromisoformat('{TODAY.isoformat()}'))")
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    subprocess.run([sys.executable, "-c", code, str(target)], cwd=ROOT, env=env, check=True)
+    assert target.read_bytes() == built[0].read_bytes()
