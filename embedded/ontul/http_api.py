@@ -202,6 +202,7 @@ class Handler(BaseHTTPRequestHandler):
 
     api: ClassVar[Api]
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out as separate writes
     server_version = "OntulEmbedded/1.0"
 
     def log_message(self, format: str, *args: Any) -> None:

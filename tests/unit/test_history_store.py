@@ -13,10 +13,18 @@ import pytest
 from desktop.history_store import HistoryStore, HistoryWriteError
 
 EVENTS = [
-    {"kind": "turn_started", "turn_id": "t1", "persona": "hong", "question": "육아휴직?",
-     "model": "offline"},
-    {"kind": "answer_finished", "text": "8일 남았습니다.",
-     "citations": [{"doc_no": "HR-REG-003", "version": 3, "effective_from": "2025-03-15"}]},
+    {
+        "kind": "turn_started",
+        "turn_id": "t1",
+        "persona": "hong",
+        "question": "육아휴직?",
+        "model": "offline",
+    },
+    {
+        "kind": "answer_finished",
+        "text": "8일 남았습니다.",
+        "citations": [{"doc_no": "HR-REG-003", "version": 3, "effective_from": "2025-03-15"}],
+    },
 ]
 
 

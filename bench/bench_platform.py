@@ -1,0 +1,157 @@
+"""Benchmark the embedded platform; writes ``bench/results/platform.json``.
+
+* ``regulation_search`` latency (p50/p95, over real HTTP on loopback, as hong)
+  at the demo corpus and at x10 / x100 synthetic scale (chunks replicated in a
+  temp database).
+* Policy overhead: rewrite + guarded execution of a caller's SQL vs the
+  equivalent hand-filtered SQL run directly on SQLite (median ratio), with the
+  rewrite cache warm (steady state) and cold (every statement parsed anew).
+
+Run: ``.venv/bin/python bench/bench_platform.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from embedded.ontul.demo_org import build_demo_database  # noqa: E402
+from embedded.ontul.guarded_sqlite import run_guarded  # noqa: E402
+from embedded.ontul.server import OntulServer  # noqa: E402
+from embedded.ontul.testing import login, persona_password  # noqa: E402
+
+QUERIES = [
+    "육아휴직 며칠", "징계 양정기준", "연차휴가 이월", "출장 숙박비 한도", "발주 결재 금액",
+    "정보보안 원격접속", "연말정산 문의", "근로시간 단축", "개인정보 처리", "오픈소스 사용",
+]
+RUNS = 200
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def replicate(db: Path, factor: int) -> int:
+    conn = sqlite3.connect(db)
+    base_max = conn.execute("SELECT max(chunk_id) FROM regulation_chunks").fetchone()[0]
+    for i in range(1, factor):
+        conn.execute(
+            "INSERT INTO regulation_chunks SELECT chunk_id + ?, doc_no, version, article_no, "
+            "article_title, body, body_redacted FROM regulation_chunks WHERE chunk_id <= ?",
+            (i * base_max, base_max),
+        )
+    conn.commit()
+    n = conn.execute("SELECT count(*) FROM regulation_chunks").fetchone()[0]
+    conn.close()
+    return int(n)
+
+
+def bench_search(db: Path, truth: dict[str, object]) -> dict[str, float]:
+    t0 = time.perf_counter()
+    server = OntulServer(db, today=date.today()).start()
+    start_s = time.perf_counter() - t0
+    try:
+        token = login(server.url, "hong", persona_password("hong"))
+        session = requests.Session()
+        headers = {"Authorization": f"Bearer {token}"}
+        url = f"{server.url}/api/v1/retrievers/semantic.rag.regulation_search/invoke"
+        for q in QUERIES:  # warm the candidate cache
+            session.post(url, json={"args": {"q": q}}, headers=headers, timeout=30)
+        lat = []
+        for i in range(RUNS):
+            t = time.perf_counter()
+            resp = session.post(url, json={"args": {"q": QUERIES[i % len(QUERIES)], "k": 5}},
+                                headers=headers, timeout=30)
+            lat.append((time.perf_counter() - t) * 1000)
+            assert resp.status_code == 200
+    finally:
+        server.stop()
+    return {"p50_ms": round(percentile(lat, 0.5), 2), "p95_ms": round(percentile(lat, 0.95), 2),
+            "server_start_s": round(start_s, 2)}
+
+
+def bench_overhead(db: Path) -> dict[str, float]:
+    server = OntulServer(db, today=date.today())
+    try:
+        user = server_user(db, "park")
+        caller = ("SELECT 휴가유형, count(*), sum(사용일수) FROM semantic.hr.leave_balance "
+                  "GROUP BY 휴가유형 ORDER BY 휴가유형")
+        hand = ("SELECT 휴가유형, count(*), sum(사용일수) FROM hr_leave WHERE 부서코드 = 'DEV' "
+                "GROUP BY 휴가유형 ORDER BY 휴가유형")
+        rw = server.ctx.rewriter
+
+        def policy_path() -> list[list[object]]:
+            q = rw.rewrite(caller, user)
+            return run_guarded(db, q.sql, tables=q.tables, denied_reads=q.denied_reads)[1]
+
+        def direct() -> list[list[object]]:
+            conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+            try:
+                return [list(r) for r in conn.execute(hand).fetchall()]
+            finally:
+                conn.close()
+
+        assert policy_path() == direct()
+        timings: dict[str, list[float]] = {"policy_warm": [], "policy_cold": [], "direct": []}
+        for _ in range(RUNS):
+            for name, fn in (("policy_warm", policy_path), ("direct", direct)):
+                t = time.perf_counter()
+                fn()
+                timings[name].append(time.perf_counter() - t)
+            rw._cache.clear()
+            t = time.perf_counter()
+            policy_path()
+            timings["policy_cold"].append(time.perf_counter() - t)
+    finally:
+        server.stop()
+    med = {k: statistics.median(v) * 1000 for k, v in timings.items()}
+    return {
+        "direct_median_ms": round(med["direct"], 3),
+        "policy_warm_median_ms": round(med["policy_warm"], 3),
+        "policy_cold_median_ms": round(med["policy_cold"], 3),
+        "overhead_ratio_warm": round(med["policy_warm"] / med["direct"], 2),
+        "overhead_ratio_cold": round(med["policy_cold"] / med["direct"], 2),
+    }
+
+
+def server_user(db: Path, user_id: str) -> object:
+    from embedded.ontul.auth import UserStore
+
+    return UserStore(db).get(user_id)
+
+
+def main() -> None:
+    results: dict[str, object] = {"today": date.today().isoformat(), "runs": RUNS}
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "base.sqlite"
+        truth = build_demo_database(base, date.today())
+        search: dict[str, object] = {}
+        for factor in (1, 10, 100):
+            db = Path(tmp) / f"x{factor}.sqlite"
+            db.write_bytes(base.read_bytes())
+            chunks = replicate(db, factor)
+            search[f"x{factor}"] = {"chunks": chunks, **bench_search(db, truth)}
+            print(f"search x{factor}: {search[f'x{factor}']}")
+        results["regulation_search"] = search
+        results["policy_overhead"] = bench_overhead(base)
+        print(f"overhead: {results['policy_overhead']}")
+    results["targets"] = {"search_p95_ms_at_x100": 50, "overhead_ratio": 1.5}
+    out = ROOT / "bench" / "results" / "platform.json"
+    out.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
