@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from agent_core.errors import PlatformError
 from agent_core.events import (
     AgentEvent,
     ApprovalRequested,
@@ -177,6 +178,14 @@ class ToolRuntime:
         tool = self.tools[request.tool]
         extra: dict[str, Any] = {}
         if decision == "approval_required":
+            if tool.prepare is not None:
+                try:
+                    prepared = tool.prepare(dict(request.arguments))
+                except PlatformError as exc:
+                    if exc.kind in ("auth", "network", "timeout"):
+                        raise
+                    prepared = dict(request.arguments)
+                request = ToolRequest(request.call_id, request.tool, prepared)
             key = self._write_key(request)
             asked = ApprovalRequested(
                 request.call_id, self.persona, request.tool, dict(request.arguments), key

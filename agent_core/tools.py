@@ -8,6 +8,7 @@ Results follow the "Tool results" table of docs/architecture.md.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import re
@@ -80,6 +81,9 @@ class Tool:
     input_schema: dict[str, Any]
     kind: ToolKind
     run: Callable[[dict[str, Any]], ToolResult]
+    prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    """For writes: normalise arguments (resolve a title to its doc_no) before the
+    approval, so the person approves exactly what will run."""
 
     def to_anthropic(self) -> dict[str, Any]:
         """Return the tool definition for the Messages API."""
@@ -295,6 +299,15 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
         payload = {"doc_no": doc_no, "depth": depth, "related": rows}
         return ToolResult(_with_note(payload, not rows), len(rows))
 
+    def prepare_revision(args: dict[str, Any]) -> dict[str, Any]:
+        prepared = dict(args)
+        try:
+            prepared["doc_no"] = resolve_doc_no(args.get("doc_no"))
+            prepared["version"] = int(args.get("version") or 0)
+        except (ToolArgumentError, PlatformError, TypeError, ValueError):
+            pass  # the run reports the problem as a tool error
+        return prepared
+
     def request_regulation_revision(args: dict[str, Any]) -> ToolResult:
         doc_no = resolve_doc_no(args.get("doc_no"))
         version = int(args.get("version") or 0)
@@ -361,7 +374,10 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
              "File a revision request for a regulation version. This is a write: a person "
              "must approve it first. Repeating the same request is a replay, not a new row."),
     ]  # fmt: skip
-    return {t.name: t for t in tools}
+    by_name = {t.name: t for t in tools}
+    write = by_name["request_regulation_revision"]
+    by_name[write.name] = dataclasses.replace(write, prepare=prepare_revision)
+    return by_name
 
 
 def _guarded(fn: Callable[[dict[str, Any]], ToolResult]) -> Callable[[dict[str, Any]], ToolResult]:
