@@ -175,3 +175,18 @@ def test_strip_reads_dependencies_of_a_real_shared_object(tmp_path: Path) -> Non
     not_elf = tmp_path / "notes.txt"
     not_elf.write_text("plain text", encoding="utf-8")
     assert needed(not_elf) == []
+
+
+def test_install_desktop_entry_installs_entry_and_icons_per_user(tmp_path: Path) -> None:
+    script = ROOT / "packaging" / "install-desktop-entry"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)}
+    subprocess.run([str(script)], env=env, check=True, capture_output=True)
+    installed = tmp_path / "applications" / "regdesk.desktop"
+    assert installed.read_text(encoding="utf-8") == DESKTOP_FILE.read_text(encoding="utf-8")
+    icons = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.glob("icons/**/regdesk.*"))
+    assert "icons/hicolor/scalable/apps/regdesk.svg" in icons
+    assert any(icon.endswith("48x48/apps/regdesk.png") for icon in icons), icons
+
+    subprocess.run([str(script), "--uninstall"], env=env, check=True, capture_output=True)
+    assert not installed.exists()
+    assert not list(tmp_path.glob("icons/**/regdesk.*"))
