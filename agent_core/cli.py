@@ -9,9 +9,9 @@ import argparse
 import json
 import os
 import sys
-import textwrap
 import threading
 import time
+import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +62,10 @@ def _terminal_approver(request: ApprovalRequested) -> ApprovalDecision:
 
 def _deny_flag(request: ApprovalRequested) -> ApprovalDecision:
     return ApprovalDecision(False, "denied in advance (--deny)")
+
+
+def _no_writes(request: ApprovalRequested) -> ApprovalDecision:
+    return ApprovalDecision(False, "compare runs questions side by side and never writes")
 
 
 def _password(args: argparse.Namespace, endpoints: Endpoints, persona: str) -> str:
@@ -185,21 +189,49 @@ def _ask(args: argparse.Namespace, endpoints: Endpoints) -> int:
     return _exit_code(record)
 
 
+def _width(text: str) -> int:
+    """Terminal columns of text: East Asian wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Wrap by display width (Korean text is twice as wide as it is long)."""
+    lines: list[str] = []
+    for para in text.splitlines() or [""]:
+        line = ""
+        for word in para.split(" "):
+            candidate = f"{line} {word}" if line else word
+            if _width(candidate) <= width:
+                line = candidate
+                continue
+            if line:
+                lines.append(line)
+            line = ""
+            for ch in word:
+                if _width(line + ch) > width:
+                    lines.append(line)
+                    line = ""
+                line += ch
+        lines.append(line)
+    return lines
+
+
 def _side_by_side(records: list[dict[str, Any]], width: int = 58) -> str:
     columns: list[list[str]] = []
     for r in records:
         lines = [f"== {r['persona']} ==", ""]
-        for para in (r["answer"] or (r.get("failure") or {}).get("message", "")).splitlines():
-            lines.extend(textwrap.wrap(para, width) or [""])
+        lines.extend(_wrap(r["answer"] or (r.get("failure") or {}).get("message", ""), width))
         lines.append("")
         for t in r["tools"]:
-            lines.append(f"- {t['name']}: {t.get('status')} rows={t.get('row_count')}"[:width])
+            summary = f"- {t['name']}: {t.get('status')} rows={t.get('row_count')}"
+            lines.extend(_wrap(summary, width))
         columns.append(lines)
     height = max(len(c) for c in columns)
     out = []
     for i in range(height):
-        cells = [(c[i] if i < len(c) else "").ljust(width) for c in columns]
-        out.append(" | ".join(cells).rstrip())
+        cells = [c[i] if i < len(c) else "" for c in columns]
+        padded = [cell + " " * (width - _width(cell)) for cell in cells]
+        out.append(" | ".join(padded).rstrip())
     return "\n".join(out)
 
 
@@ -214,7 +246,7 @@ def _compare(args: argparse.Namespace, endpoints: Endpoints) -> int:
     records: dict[str, dict[str, Any]] = {}
 
     def work(persona: str) -> None:
-        records[persona] = _run(endpoints, persona, passwords[persona], question, _deny_flag)
+        records[persona] = _run(endpoints, persona, passwords[persona], question, _no_writes)
 
     threads = [threading.Thread(target=work, args=(p,), name=f"compare-{p}") for p in personas]
     for t in threads:
