@@ -7,11 +7,21 @@ streaming row is laid out again, at most once per flush.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    QRect,
+    QSize,
+    Qt,
+    QTimer,
+)
 from PySide6.QtCore import Signal as _Signal
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPalette, QTextDocument
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPalette, QTextCursor, QTextDocument
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
@@ -48,50 +58,121 @@ BUBBLE_TINT = {
 }
 
 
+CACHED_DOCUMENTS = 96
+"""Laid-out rows kept; older ones are laid out again if scrolled back to."""
+
+STREAM_BLOCK_CHARS = 600
+"""A streamed paragraph longer than this is broken at its next space.
+
+Qt lays out a paragraph as a whole, so one endless streamed paragraph would
+cost more with every delta; the break shows only while the answer streams (the
+finished answer is laid out again as written).
+"""
+
+
+def _append_streamed(document: QTextDocument, text: str) -> None:
+    """Append streamed text as plain paragraphs, capping paragraph length."""
+    if not text:
+        return
+    cursor = QTextCursor(document)
+    cursor.movePosition(QTextCursor.MoveOperation.End)
+    block_length = cursor.block().length()
+    for number, line in enumerate(text.split("\n")):
+        if number:
+            cursor.insertBlock()
+            block_length = 0
+        while block_length + len(line) > STREAM_BLOCK_CHARS:
+            cut = line.find(" ", max(0, STREAM_BLOCK_CHARS - block_length))
+            if cut < 0:
+                break
+            cursor.insertText(line[: cut + 1])
+            cursor.insertBlock()
+            line, block_length = line[cut + 1 :], 0
+        cursor.insertText(line)
+        block_length += len(line)
+
+
 class ChatDelegate(QStyledItemDelegate):
     """Paints transcript rows as rich-text bubbles with citation chips."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._cache: dict[int, tuple[int, int, QTextDocument]] = {}
+        # key -> (revision, text width, document, streamed length or -1)
+        self._cache: OrderedDict[int, tuple[int, int, QTextDocument, int]] = OrderedDict()
+        self._sizes: dict[int, tuple[tuple[int, int, int], QSize]] = {}
 
     def document(self, index: ModelIndex, width: int) -> QTextDocument:
-        """The laid-out document of a row at a width (cached)."""
+        """The laid-out document of a row at a width (cached).
+
+        A streaming row grows by appending only the new text, as plain text,
+        to its cached document; Qt then lays out only the last paragraph. When
+        the answer finishes it is rebuilt once as rich text with citation links.
+        """
         key = int(index.data(ROLE_KEY))
         revision = int(index.data(ROLE_REVISION))
         text_width = max(40, width - 2 * (MARGIN + PADDING))
         cached = self._cache.get(key)
         if cached and cached[0] == revision and cached[1] == text_width:
+            self._cache.move_to_end(key)
             return cached[2]
-        document = cached[2] if cached else QTextDocument()
-        kind = index.data(ROLE_KIND)
+        if len(self._cache) >= CACHED_DOCUMENTS:  # long histories: keep recent rows only
+            self._cache.popitem(last=False)
+        streaming = bool(index.data(ROLE_STREAMING))
+        if streaming:
+            text = str(index.data(Qt.ItemDataRole.DisplayRole))
+            if cached and 0 <= cached[3] <= len(text):
+                document, consumed = cached[2], cached[3]
+            else:
+                document, consumed = self._new_document(index), 0
+            _append_streamed(document, text[consumed:])
+            if not cached or cached[1] != text_width or consumed == 0:
+                document.setTextWidth(text_width)
+            self._cache[key] = (revision, text_width, document, len(text))
+            return document
+        document = self._new_document(index)
+        document.setHtml(str(index.data(ROLE_HTML)))
+        document.setTextWidth(text_width)
+        self._cache[key] = (revision, text_width, document, -1)
+        return document
+
+    def _new_document(self, index: ModelIndex) -> QTextDocument:
+        document = QTextDocument()
         style = "a { color: #1a73e8; text-decoration: none; font-weight: 600; }"
-        if kind in ("narration", "notice"):
+        if index.data(ROLE_KIND) in ("narration", "notice"):
             style += " body { font-style: italic; }"
         document.setDefaultStyleSheet(style)
-        body = str(index.data(ROLE_HTML))
-        if index.data(ROLE_STREAMING):
-            body += " ▍"
-        document.setHtml(body)
-        document.setTextWidth(text_width)
-        self._cache[key] = (revision, text_width, document)
+        document.setDocumentMargin(2)
         return document
+
+    def _row_width(self, fallback: int) -> int:
+        # One width for sizeHint, paint and hit tests: a width that differs by
+        # a pixel would throw the cached layout away and lay out the row again.
+        view = self.parent()
+        if isinstance(view, QListView):
+            return max(80, view.viewport().width())
+        return fallback if fallback > 0 else 400
 
     def forget(self) -> None:
         """Drop every cached layout (after a model reset)."""
         self._cache.clear()
+        self._sizes.clear()
 
     def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:
-        """Height of the laid-out text plus padding."""
-        width = option.rect.width() if option.rect.width() > 0 else 400
+        """Height of the laid-out text plus padding (cached per revision and width)."""
+        width = self._row_width(option.rect.width())
+        key = (int(index.data(ROLE_KEY)), int(index.data(ROLE_REVISION)), width)
+        size = self._sizes.get(key[0])
+        if size is not None and size[0] == key:
+            return size[1]
         document = self.document(index, width)
-        height = int(document.size().height()) + 2 * (MARGIN + PADDING) // 2 + PADDING
-        return QSize(width, height)
+        hint = QSize(width, int(document.size().height()) + MARGIN + PADDING)
+        self._sizes[key[0]] = (key, hint)
+        return hint
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
         """Draw the bubble and its text."""
         rect: QRect = option.rect
-        document = self.document(index, rect.width())
+        document = self.document(index, self._row_width(rect.width()))
         painter.save()
         bubble = rect.adjusted(MARGIN, MARGIN // 2, -MARGIN, -MARGIN // 2)
         tint = BUBBLE_TINT.get(str(index.data(ROLE_KIND)), QColor(0, 0, 0, 0))
@@ -106,16 +187,19 @@ class ChatDelegate(QStyledItemDelegate):
             painter.drawRoundedRect(bubble, 6, 6)
         painter.translate(bubble.topLeft() + QPoint(PADDING, PADDING // 2))
         context_color = option.palette.color(QPalette.ColorRole.Text)
-        document.setDefaultStyleSheet(document.defaultStyleSheet())
         layout = document.documentLayout()
         paint_context = layout.PaintContext()
         paint_context.palette.setColor(QPalette.ColorRole.Text, context_color)
+        # draw only what is exposed: a long answer has many off-screen blocks
+        exposed = painter.clipBoundingRect() if painter.hasClipping() else None
+        if exposed is not None and not exposed.isEmpty():
+            paint_context.clip = exposed
         layout.draw(painter, paint_context)
         painter.restore()
 
     def anchor_at(self, index: ModelIndex, rect: QRect, point: QPoint) -> str:
         """The link under a point of a row, or ''."""
-        document = self.document(index, rect.width())
+        document = self.document(index, self._row_width(rect.width()))
         bubble = rect.adjusted(MARGIN, MARGIN // 2, -MARGIN, -MARGIN // 2)
         local = point - bubble.topLeft() - QPoint(PADDING, PADDING // 2)
         return document.documentLayout().anchorAt(local.toPointF())
@@ -140,6 +224,7 @@ class ChatView(QListView):
         self.setMouseTracking(True)
         self.setAccessibleName(self.tr("Conversation"))
         self._follow = True
+        self._scroll_pending = False
 
     def setModel(self, model: QAbstractItemModel | None) -> None:
         """Attach a transcript model and follow its growth."""
@@ -151,10 +236,18 @@ class ChatView(QListView):
         model.modelReset.connect(self._delegate.forget)
 
     def _on_grow(self, *_: object) -> None:
+        # one scroll per event-loop turn, however many rows changed in it
+        if self._scroll_pending:
+            return
         bar = self.verticalScrollBar()
         self._follow = bar.value() >= bar.maximum() - 4
         if self._follow:
-            self.scrollToBottom()
+            self._scroll_pending = True
+            QTimer.singleShot(0, self, self._scroll_down)
+
+    def _scroll_down(self) -> None:
+        self._scroll_pending = False
+        self.scrollToBottom()
 
     def _anchor(self, point: QPoint) -> str:
         index = self.indexAt(point)

@@ -122,6 +122,9 @@ def drive(window: MainWindow, options: argparse.Namespace) -> dict[str, Any]:
         results = [result_dict(p.last_result) for p in panes if p.last_result is not None]
         if split and window.last_comparison is not None:
             differences = window.last_comparison[1]
+    for pane in panes:  # show one result expanded, as a person would look at it
+        if pane.tools.rowCount():
+            pane.tool_panel.table.selectRow(pane.tools.rowCount() - 1)
     _wait(lambda: False, 0.1)  # let the last flush paint
     screenshot = None
     if options.screenshot is not None:

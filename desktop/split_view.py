@@ -59,6 +59,9 @@ class SplitPane(QWidget):
         top.addWidget(self.persona_box, 1)
         top.addWidget(self.remove_button)
         self.pane.header.hide()
+        # side by side panes are narrow: chat above its tool calls reads better
+        self.pane.splitter.setOrientation(Qt.Orientation.Vertical)
+        self.pane.splitter.setSizes([560, 340])
         self.pane.header_extra.addLayout(top)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

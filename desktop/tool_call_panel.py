@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QItemSelection, Qt
+from PySide6.QtCore import QItemSelection, Qt, QTimer
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -64,7 +64,11 @@ class ToolCallPanel(QWidget):
         layout.addWidget(splitter)
         self.table.selectionModel().selectionChanged.connect(self._show_selected)
         model.dataChanged.connect(self._refresh_detail)
-        model.rowsInserted.connect(lambda *_: self.table.scrollToBottom())
+        self._scroll_timer = QTimer(self)
+        self._scroll_timer.setSingleShot(True)
+        self._scroll_timer.setInterval(0)
+        self._scroll_timer.timeout.connect(self.table.scrollToBottom)
+        model.rowsInserted.connect(lambda *_: self._scroll_timer.start())
         model.modelReset.connect(self.detail.clear)
 
     def selected_call(self) -> ToolCallRow | None:

@@ -14,7 +14,7 @@ import threading
 import weakref
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
 from agent_core.approval import ApprovalDecision
 from agent_core.cancel import CancelToken
@@ -37,6 +37,15 @@ class TurnFunction(Protocol):
 
 _LIVE_THREADS: weakref.WeakSet[QThread] = weakref.WeakSet()
 
+HIGH_WATER = 256
+"""Queued events at which the worker waits for the GUI to catch up (back-pressure)."""
+
+LOW_WATER = 32
+"""Queued events below which a waiting worker goes on."""
+
+DELIVERY_CHUNK = 128
+"""Events handed to the GUI per slot call; the rest follow on the next loop turn."""
+
 
 def running_turn_threads() -> int:
     """How many turn threads are still running (tests assert this is zero)."""
@@ -58,18 +67,37 @@ class TurnWorker(QObject):
         self._turn = turn
         self._cancel = cancel
         self._lock = threading.Lock()
+        self._drained = threading.Condition(self._lock)
         self._pending: list[AgentEvent] = []
         self._answered = threading.Event()
         self._decision: ApprovalDecision | None = None
 
-    def take_events(self) -> list[AgentEvent]:
-        """Return and clear the events queued so far (GUI thread)."""
+    def take_events(self, limit: int | None = None) -> tuple[list[AgentEvent], bool]:
+        """Take queued events, oldest first (GUI thread).
+
+        Args:
+            limit: Most events to take; None for all.
+
+        Returns:
+            The events and whether more are still queued.
+        """
         with self._lock:
-            batch, self._pending = self._pending, []
-        return batch
+            if limit is None or len(self._pending) <= limit:
+                batch, self._pending = self._pending, []
+            else:
+                batch = self._pending[:limit]
+                del self._pending[:limit]
+            if len(self._pending) < LOW_WATER:
+                self._drained.notify_all()
+            return batch, bool(self._pending)
 
     def _post(self, event: AgentEvent) -> None:
         with self._lock:
+            if len(self._pending) >= HIGH_WATER and not self._cancel.cancelled:
+                # a producer faster than the GUI waits here (releasing the GIL)
+                # instead of burying the event loop; a bounded wait, so a GUI
+                # that stopped draining cannot hang the turn
+                self._drained.wait_for(lambda: len(self._pending) < LOW_WATER, timeout=0.25)
             was_empty = not self._pending
             self._pending.append(event)
         if was_empty:
@@ -138,6 +166,10 @@ class TurnController(QObject):
         self._worker.done.connect(self._thread.quit, Qt.ConnectionType.DirectConnection)
         self._thread.finished.connect(self._on_thread_finished)
         self._running = False
+        self._delivery = QTimer(self)
+        self._delivery.setSingleShot(True)
+        self._delivery.setInterval(0)
+        self._delivery.timeout.connect(self._deliver)
         _LIVE_THREADS.add(self._thread)
 
     @property
@@ -167,23 +199,42 @@ class TurnController(QObject):
         Returns:
             True when the thread is no longer running.
         """
-        if not self._thread.isRunning():
-            return True
-        ended = self._thread.wait(timeout_ms)
+        ended = self._thread.wait(timeout_ms) if self._thread.isRunning() else True
         if ended:
-            self._on_thread_finished()
+            self.flush_backlog()
         return ended
 
     @Slot()
     def _drain(self) -> None:
-        batch = self._worker.take_events()
-        if batch:
-            self.events_arrived.emit(batch)
+        self._deliver()
+
+    def _deliver(self) -> bool:
+        # Small chunks keep each slot call short, so timers and paints run in
+        # between; the rest stays with the worker, whose queue length is then
+        # the true backlog its back-pressure sees.
+        finished = self._thread.isFinished()
+        chunk, more = self._worker.take_events(DELIVERY_CHUNK)
+        if chunk:
+            self.events_arrived.emit(chunk)
+        if more:
+            self._delivery.start()
+        elif finished and self._running:
+            self._finish()
+        return more
 
     @Slot()
     def _on_thread_finished(self) -> None:
+        if self._running and not self._delivery.isActive():
+            self._deliver()
+
+    def _finish(self) -> None:
         if not self._running:
             return
-        self._drain()
         self._running = False
+        self._delivery.stop()
         self.finished.emit()
+
+    def flush_backlog(self) -> None:
+        """Deliver every queued event now (closing the window)."""
+        while self._deliver():
+            pass
