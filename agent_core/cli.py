@@ -92,7 +92,8 @@ def _turn_record(
         "persona": persona,
         "question": question,
         "answer": finished.text if finished else "",
-        "tools": list(calls.values()),
+        "tools": [call["name"] for call in calls.values()],
+        "tool_calls": list(calls.values()),
         "citations": [
             {"doc_no": c.doc_no, "version": c.version, "effective_from": c.effective_from}
             for c in (finished.citations if finished else ())
@@ -222,7 +223,7 @@ def _side_by_side(records: list[dict[str, Any]], width: int = 58) -> str:
         lines = [f"== {r['persona']} ==", ""]
         lines.extend(_wrap(r["answer"] or (r.get("failure") or {}).get("message", ""), width))
         lines.append("")
-        for t in r["tools"]:
+        for t in r["tool_calls"]:
             summary = f"- {t['name']}: {t.get('status')} rows={t.get('row_count')}"
             lines.extend(_wrap(summary, width))
         columns.append(lines)

@@ -53,7 +53,10 @@ def test_ask_write_without_flag_and_without_tty_is_denied(
     question = "육아지원규정 3차에 대해 돌봄휴가 확대 사유로 개정 요청 넣어줘"
     cli.main(["ask", "--as", "hong", "--json", question], stack.endpoints)
     record = json.loads(capsys.readouterr().out)
-    statuses = [t["status"] for t in record["tools"] if t["name"] == "request_regulation_revision"]
+    assert "request_regulation_revision" in record["tools"]
+    statuses = [
+        t["status"] for t in record["tool_calls"] if t["name"] == "request_regulation_revision"
+    ]
     assert statuses == ["denied"]
 
 
