@@ -171,3 +171,18 @@ RELATIONS: dict[str, Relation] = {
 
 REGULATION_NODES = RELATIONS["semantic.reg.doc_index"]
 """Graph traversals walk documents through the doc index relation."""
+
+PHYSICAL_TABLES: frozenset[str] = frozenset(
+    {
+        "users", "regulations", "regulation_versions", "regulation_chunks",
+        "regulation_links", "hr_employees", "hr_leave", "hr_expenses",
+        "hr_purchase_orders", "revision_requests", "audit_log", "server_clock",
+    }
+)
+"""The platform's own tables. Only an administrator's SQL may name them (SPEC §2:
+AdministratorAccess bypasses everything); everyone else names semantic relations."""
+
+CREDENTIAL_COLUMNS: frozenset[tuple[str, str]] = frozenset(
+    {("users", "password_salt"), ("users", "password_hash")}
+)
+"""Never readable through SQL, even by an administrator: verification needs no hashes."""

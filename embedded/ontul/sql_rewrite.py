@@ -25,7 +25,12 @@ from sqlglot import exp
 from sqlglot.errors import ParseError, TokenError
 
 from embedded.ontul.errors import PolicyDenied, QueryRefused
-from embedded.ontul.relations import RELATIONS, Relation
+from embedded.ontul.relations import (
+    CREDENTIAL_COLUMNS,
+    PHYSICAL_TABLES,
+    RELATIONS,
+    Relation,
+)
 
 if TYPE_CHECKING:
     from datetime import date
@@ -69,7 +74,8 @@ class RewrittenQuery:
 
     Attributes:
         sql: SQL to execute.
-        relations: Semantic relations the statement reads.
+        relations: Semantic relations the statement reads, then any physical
+            tables an administrator named.
         tables: Physical tables SQLite may read.
         denied_reads: Physical (table, column) pairs SQLite must never read.
     """
@@ -184,6 +190,8 @@ class SqlRewriter:
                 raise QueryRefused(f"function {node.name} is not allowed")
         cte_names = {c.alias_or_name.lower() for c in tree.find_all(exp.CTE)}
         refs: list[tuple[exp.Table, Relation]] = []
+        physical: set[str] = set()
+        admin = self.engine.is_admin(user)
         for table in list(tree.find_all(exp.Table)):
             if not isinstance(table.this, exp.Identifier):
                 raise QueryRefused("table-valued functions are not allowed")
@@ -194,13 +202,17 @@ class SqlRewriter:
             if any(p.lower().startswith("sqlite_") for p in parts):
                 raise QueryRefused(f"system table {fqn} is not available")
             relation = RELATIONS.get(fqn)
+            if relation is None and admin and len(parts) == 1 and fqn.lower() in PHYSICAL_TABLES:
+                # AdministratorAccess bypasses policy: the table is read as stored.
+                physical.add(fqn.lower())
+                continue
             if relation is None or not relation.sql_visible:
                 raise QueryRefused(
                     f"unknown relation {fqn}; name a semantic relation such as "
                     "semantic.hr.employees"
                 )
             refs.append((table, relation))
-        if not refs:
+        if not refs and not physical:
             raise QueryRefused("the statement reads no semantic relation")
         decisions: dict[str, Decision] = {}
         for _, relation in refs:
@@ -216,8 +228,8 @@ class SqlRewriter:
                     raise QueryRefused(
                         f"column {ident.name} is denied by policy and cannot be referenced"
                     )
-        tables: set[str] = set()
-        blocked: set[tuple[str, str]] = set()
+        tables: set[str] = set(physical)
+        blocked: set[tuple[str, str]] = set(CREDENTIAL_COLUMNS) if physical else set()
         for table, relation in refs:
             decision = decisions[relation.name]
             inner = sqlglot.parse_one(
@@ -235,7 +247,7 @@ class SqlRewriter:
                 column.set("db", None)
         return RewrittenQuery(
             sql=tree.sql(dialect="sqlite"),
-            relations=tuple(sorted(decisions)),
+            relations=tuple(sorted(decisions)) + tuple(sorted(physical)),
             tables=frozenset(tables),
             denied_reads=frozenset(blocked),
         )

@@ -201,6 +201,17 @@ def test_action_replay_writes_one_row(private_server: tuple[OntulServer, Path]) 
     conn.close()
     assert ledger == [("hong",)]
     assert audit and {a[0] for a in audit} == {"hong"}
+    # The scenario runner checks the ledger as admin through the SQL endpoint;
+    # the same statement from hong names a table no policy exposes.
+    count = "SELECT count(*) FROM revision_requests WHERE doc_no = 'HR-REG-003' AND version = 3"
+    as_admin = call(server.url, login(server.url, "admin"), "/admin/query/execute",
+                    {"sql": count}).json()
+    assert as_admin["status"] == "ok", as_admin
+    assert as_admin["rows"] == [[1]]
+    as_hong = call(server.url, login(server.url, "hong", hong_pw), "/admin/query/execute",
+                   {"sql": count}).json()
+    assert as_hong["status"] == "error"
+    assert "unknown relation revision_requests" in as_hong["error"]
     token = login(server.url, "hong", hong_pw)
     missing = call(server.url, token, ACTION,
                    {"args": {**args, "doc_no": "HR-GDL-003", "version": 1}})

@@ -168,6 +168,45 @@ def test_refused_statements(
     assert data["status"] == "error" and data["error"]
 
 
+@pytest.mark.parametrize("persona", ["hong", "park", "cho"])
+def test_physical_tables_for_admin_only(
+    ontul_server: OntulServer, token_of: Callable[[str], str],
+    demo_database: tuple[Path, dict[str, Any]], persona: str,
+) -> None:
+    q = "SELECT count(*), min(비고) FROM hr_employees"
+    expected = [list(direct(demo_database[0], q)[0])]
+    assert rows(ontul_server, token_of("admin"), q) == expected
+    data = sql(ontul_server, token_of(persona), q)
+    assert data["status"] == "error"
+    assert "unknown relation hr_employees" in data["error"]
+    assert expected[0][1] not in repr(data)
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "SELECT name FROM sqlite_master",
+        "SELECT * FROM sqlite_schema",
+        "SELECT password_hash FROM users",
+        "SELECT * FROM users",
+        "PRAGMA table_info(users)",
+        "ATTACH DATABASE '/tmp/x.db' AS x",
+        "SELECT load_extension('x') FROM users",
+        "DELETE FROM revision_requests",
+        "INSERT INTO revision_requests(doc_no) VALUES ('x')",
+        "SELECT 1 FROM audit_log; DELETE FROM audit_log",
+        "SELECT * FROM main.hr_employees",
+        "SELECT * FROM no_such_table",
+    ],
+)
+def test_admin_sql_still_read_only_and_bounded(
+    ontul_server: OntulServer, token_of: Callable[[str], str], statement: str
+) -> None:
+    assert rows(ontul_server, token_of("admin"), "SELECT count(*) FROM users")[0][0] >= 4
+    data = sql(ontul_server, token_of("admin"), statement)
+    assert data["status"] == "error" and data["error"], data
+
+
 def test_audit_records_allow_and_deny(
     ontul_server: OntulServer, token_of: Callable[[str], str]
 ) -> None:

@@ -62,6 +62,7 @@ ENGINE = PolicyEngine([parse_policy(POLICY), parse_policy(HR_POLICY)])
 RW = SqlRewriter(ENGINE, date(2025, 6, 1))
 EMP = user("emp", ("general",), emp_no="1")
 HR = user("hr1", ("hr",))
+ADMIN = UserRecord("root", "root", True, True, ("admins",), {})
 
 
 def run(db: Path, sql: str, who: UserRecord) -> list[list[object]]:
@@ -167,3 +168,44 @@ def test_authorizer_blocks_other_tables(db: Path) -> None:
 def test_read_only_connection(db: Path) -> None:
     with pytest.raises(QueryRefused):
         run_guarded(db, "DELETE FROM secrets", tables=frozenset({"secrets"}))
+
+
+def test_admin_reads_physical_tables_others_do_not(db: Path) -> None:
+    sql = "SELECT count(*) FROM hr_employees WHERE 부서코드 = 'DEV'"
+    assert run(db, sql, ADMIN) == [[2]]
+    q = RW.rewrite(sql, ADMIN)
+    assert q.tables == frozenset({"hr_employees"}) and q.relations == ("hr_employees",)
+    for who in (HR, EMP):
+        with pytest.raises(QueryRefused, match="unknown relation hr_employees"):
+            RW.rewrite(sql, who)
+
+
+@pytest.mark.parametrize(
+    ("sql", "needle"),
+    [
+        ("SELECT * FROM sqlite_master", "system"),
+        ("SELECT * FROM secrets", "unknown relation"),
+        ("SELECT * FROM main.hr_employees", "unknown relation"),
+        ("SELECT load_extension('x') FROM hr_employees", "load_extension"),
+        ("PRAGMA table_info(hr_employees)", "SELECT|not allowed"),
+        ("DELETE FROM hr_employees", "SELECT"),
+        ("SELECT 1; SELECT 2", "one"),
+    ],
+)
+def test_admin_sql_still_bounded(sql: str, needle: str) -> None:
+    with pytest.raises(QueryRefused, match=needle):
+        RW.rewrite(sql, ADMIN)
+
+
+def test_admin_never_reads_credentials(tmp_path: Path) -> None:
+    path = tmp_path / "u.sqlite"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE users(user_id, password_salt, password_hash)")
+    conn.execute("INSERT INTO users VALUES ('a', 's', 'h')")
+    conn.commit()
+    conn.close()
+    q = RW.rewrite("SELECT user_id FROM users", ADMIN)
+    assert run_guarded(path, q.sql, tables=q.tables, denied_reads=q.denied_reads)[1] == [["a"]]
+    q = RW.rewrite("SELECT password_hash FROM users", ADMIN)
+    with pytest.raises(QueryRefused, match=r"prohibited|not authorized"):
+        run_guarded(path, q.sql, tables=q.tables, denied_reads=q.denied_reads)
