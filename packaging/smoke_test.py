@@ -13,6 +13,7 @@ loopback up, via ``unshare -rn``), no Python on ``PATH``, no ``PYTHONPATH``,
 * asks "20090001 사번 직원 육아휴직 얼마나 썼어?" as cho and as hong, through the
   CLI (``ask --json``) and through the window (``gui --offscreen --split
   hong,cho``): cho must get 20090001's used days, hong a not-found answer,
+* runs the public scenario suite (``tests/scenarios/*.yaml``) with the bundle,
 * checks the bundle folder is unchanged (state goes to the user data dir),
 
 and writes sizes and cold-start times (packaged vs ``.venv/bin/regdesk``) to
@@ -231,6 +232,17 @@ def smoke(archive: Path, source_regdesk: Path | None, repeat: int) -> dict[str, 
         check_answers(panes["hong"], panes["cho"], used, "GUI split view")
         if not shot.is_file() or shot.stat().st_size == 0:
             raise SmokeFailure("the split view screenshot was not written")
+
+        # The public scenario suite, run by the packaged app itself.
+        suite_out = scratch / "scenarios.json"
+        suites = sorted(str(p) for p in (ROOT / "tests" / "scenarios").glob("*.yaml"))
+        _, scenarios_s = packaged.run("scenarios", "--json", str(suite_out), *suites)
+        suite = json.loads(suite_out.read_text(encoding="utf-8"))
+        if suite["failed"] or not suite["passed"]:
+            counts = f"{suite['passed']} passed, {suite['failed']} failed"
+            raise SmokeFailure(f"scenario suite with the bundle: {counts}")
+        figures["scenarios"] = {"passed": suite["passed"], "failed": suite["failed"]}
+        figures["packaged_scenarios_s"] = round(scenarios_s, 3)
 
         data_dir = home / ".local" / "share" / "regdesk"
         if not data_dir.is_dir():
