@@ -16,6 +16,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QPoint,
     QRect,
+    QRectF,
     QSize,
     Qt,
     QTimer,
@@ -186,15 +187,11 @@ class ChatDelegate(QStyledItemDelegate):
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(bubble, 6, 6)
         painter.translate(bubble.topLeft() + QPoint(PADDING, PADDING // 2))
-        context_color = option.palette.color(QPalette.ColorRole.Text)
-        layout = document.documentLayout()
-        paint_context = layout.PaintContext()
-        paint_context.palette.setColor(QPalette.ColorRole.Text, context_color)
-        # draw only what is exposed: a long answer has many off-screen blocks
-        exposed = painter.clipBoundingRect() if painter.hasClipping() else None
-        if exposed is not None and not exposed.isEmpty():
-            paint_context.clip = exposed
-        layout.draw(painter, paint_context)
+        # Draw only what is exposed: a long answer has many off-screen blocks.
+        # (drawContents, not documentLayout().draw(PaintContext): writing to
+        # PaintContext's fields corrupts reference counts in PySide6 6.12.)
+        exposed = painter.clipBoundingRect() if painter.hasClipping() else QRectF()
+        document.drawContents(painter, exposed)
         painter.restore()
 
     def anchor_at(self, index: ModelIndex, rect: QRect, point: QPoint) -> str:

@@ -11,6 +11,7 @@ worker on a ``threading.Event`` while the GUI asks the person.
 from __future__ import annotations
 
 import threading
+import time
 import weakref
 from typing import TYPE_CHECKING, Protocol
 
@@ -43,6 +44,9 @@ HIGH_WATER = 256
 LOW_WATER = 32
 """Queued events below which a waiting worker goes on."""
 
+YIELD_EVERY = 32
+"""The worker lets other threads run after this many events."""
+
 DELIVERY_CHUNK = 128
 """Events handed to the GUI per slot call; the rest follow on the next loop turn."""
 
@@ -69,6 +73,7 @@ class TurnWorker(QObject):
         self._lock = threading.Lock()
         self._drained = threading.Condition(self._lock)
         self._pending: list[AgentEvent] = []
+        self._posted = 0
         self._answered = threading.Event()
         self._decision: ApprovalDecision | None = None
 
@@ -102,6 +107,12 @@ class TurnWorker(QObject):
             self._pending.append(event)
         if was_empty:
             self.wake.emit()
+        self._posted += 1
+        if self._posted % YIELD_EVERY == 0:
+            # Hand the GIL over: a producer in a tight loop would otherwise keep
+            # the GUI thread waiting a whole switch interval (5 ms) every time
+            # it enters Python to paint or to take events.
+            time.sleep(0)
 
     def answer_approval(self, decision: ApprovalDecision) -> None:
         """Give the waiting worker a person's decision (any thread)."""
