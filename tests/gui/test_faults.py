@@ -57,8 +57,10 @@ class ServeProcess:
     def __init__(self, data_dir: Path, port: int = 0) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "desktop.launcher", "serve", "--port", str(port)]
-            + ["--data-dir", str(data_dir)],
+            [
+                *(sys.executable, "-m", "desktop.launcher", "serve"),
+                *("--port", str(port), "--data-dir", str(data_dir)),
+            ],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,
@@ -86,7 +88,8 @@ def _endpoints(ontul_url: str, model_url: str, truth: dict[str, Any]) -> Endpoin
 def _truth(data_dir: Path) -> dict[str, Any]:
     import json
 
-    return json.loads((data_dir / "ground_truth.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    truth: dict[str, Any] = json.loads((data_dir / "ground_truth.json").read_text("utf-8"))
+    return truth
 
 
 def _session(endpoints: Endpoints, persona: str = "hong", **kwargs: Any) -> Any:
