@@ -145,3 +145,26 @@ def test_write_waits_for_the_approval_dialog(qtbot: Any, live_window: Any, appro
     write = next(c for c in pane.tools.calls if c.tool == "request_regulation_revision")
     assert write.approval is approve
     assert (write.status == "denied") is (not approve)
+
+
+def test_headless_driver_answers_as_two_personas(
+    qtbot: Any, window_factory: Any, endpoints: Any, tmp_path: Any
+) -> None:
+    from desktop.headless import drive, parse_gui_args
+    from desktop.services import FixedEndpoints
+
+    window = window_factory(FixedEndpoints(endpoints))
+    shot = tmp_path / "split.png"
+    options = parse_gui_args(
+        ["--split", "hong,cho", "--ask", "징계 양정기준 알려줘", "--screenshot", str(shot)]
+    )
+    output = drive(window, options)
+    restricted = endpoints.ground_truth["restricted"]["doc_no"]
+    answers = {pane["persona"]: pane["answer"] for pane in output["panes"]}
+    assert restricted in answers["cho"]  # the HR officer sees the restricted guideline
+    assert restricted not in answers["hong"]  # the same question as hong does not
+    assert any(
+        d["kind"] == "doc_no" and d["value"] == restricted and d["present"] == ["cho"]
+        for d in output["differences"]
+    )
+    assert shot.stat().st_size > 10_000

@@ -116,3 +116,27 @@ def test_citation_chip_click_emits_doc_and_version(qtbot: Any, window_factory: A
     point = rect.topLeft() + QPoint(MARGIN + PADDING + 10, MARGIN // 2 + PADDING // 2 + 6)
     qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert clicked == [("HR-REG-003", 3)]
+
+
+def test_keyboard_shortcuts(qtbot: Any, window_factory: Any) -> None:
+    import threading
+
+    from PySide6.QtCore import Qt
+
+    gate = threading.Event()
+    window = window_factory()
+    pane = window.add_session(ScriptedSession("hong", lambda q: scripted_turn(gate=gate)))
+    window.activateWindow()
+    window.question_edit.setFocus()
+    window.question_edit.setPlainText("질문")
+    qtbot.keyClick(window.question_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: pane.running and pane.tools.rowCount() == 1)
+    assert window.stop_action.isEnabled()
+    with qtbot.waitSignal(pane.turn_finished, timeout=5000) as blocker:
+        qtbot.keyClick(window.question_edit, Qt.Key.Key_Escape)
+    assert blocker.args[0].status == "cancelled"
+    qtbot.keyClick(window.question_edit, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    assert pane.transcript.rowCount() == 0
+    qtbot.keyClick(window.question_edit, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
+    assert window.pages.currentWidget() is window.split_view
+    gate.set()
