@@ -8,8 +8,6 @@ candidates *before* ranking or walking, masks shape the output.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -19,10 +17,9 @@ from embedded.ontul.relations import REGULATION_NODES, RELATIONS
 from embedded.ontul.sql_rewrite import quote_ident, relation_select
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from embedded.ontul.context import PlatformContext
     from embedded.ontul.policy import Decision, UserRecord
+    from embedded.ontul.search import CandidateSet
 
 SEARCH = "semantic.rag.regulation_search"
 TRACE = "semantic.rag.authority_trace"
@@ -31,8 +28,6 @@ GRAPH_COLUMNS = ["depth", "doc_no", "title", "doc_class", "tier", "parent_doc_no
 MAX_GRAPH_DEPTH = 64
 """Deepest walk a retriever does (far beyond any real authority chain)."""
 
-_candidate_cache: OrderedDict[tuple[Any, ...], tuple[frozenset[int], np.ndarray]] = OrderedDict()
-_cache_lock = threading.Lock()
 
 
 def _arg_str(args: dict[str, Any], name: str, *, required: bool = False) -> str | None:
@@ -69,13 +64,8 @@ def _arg_int(args: dict[str, Any], name: str, default: int, lo: int, hi: int) ->
 
 def _candidates(
     ctx: PlatformContext, decision: Decision, as_of: date, dept: str | None
-) -> tuple[frozenset[int], np.ndarray]:
-    key = (str(ctx.db_path), decision.row_filter, as_of, dept)
-    with _cache_lock:
-        hit = _candidate_cache.get(key)
-        if hit is not None:
-            _candidate_cache.move_to_end(key)
-            return hit
+) -> CandidateSet:
+    """The chunks this decision may rank: in force on ``as_of``, citable, policy-filtered."""
     relation = RELATIONS[SEARCH]
     sql = (
         f"SELECT _src.chunk_id FROM {relation.source_sql(ctx.today)} AS _src "
@@ -88,14 +78,12 @@ def _candidates(
         params.append(dept)
     if decision.row_filter is not None:
         sql += f" AND ({decision.row_filter})"
-    _, rows = run_guarded(ctx.db_path, sql, tuple(params), tables=relation.tables)
-    ids = frozenset(int(r[0]) for r in rows)
-    result = (ids, ctx.index.rows_of(ids))
-    with _cache_lock:
-        _candidate_cache[key] = result
-        if len(_candidate_cache) > 256:
-            _candidate_cache.popitem(last=False)
-    return result
+
+    def load() -> list[int]:
+        _, rows = run_guarded(ctx.db_path, sql, tuple(params), tables=relation.tables)
+        return [int(r[0]) for r in rows]
+
+    return ctx.index.cached_candidates((sql, tuple(params)), load)
 
 
 def regulation_search(
@@ -119,8 +107,7 @@ def regulation_search(
     decision = ctx.require(user, "data:SelectTable", SEARCH, json.dumps(args, ensure_ascii=False))
     if max_rows is not None:
         k = min(k, max_rows)
-    allowed, allowed_rows = _candidates(ctx, decision, as_of, dept)
-    ranked = ctx.index.hybrid(q, allowed, allowed_rows, k)
+    ranked = ctx.index.hybrid(q, _candidates(ctx, decision, as_of, dept), k)
     relation = RELATIONS[SEARCH]
     columns = [c for c in relation.columns if c not in decision.denied_columns]
     if not ranked:

@@ -157,3 +157,60 @@ def test_bad_retriever_input(
     resp = call(ontul_server.url, token_of("hong"), path, body)
     assert resp.status_code == status
     assert resp.json()["error"]
+
+
+def test_hidden_rows_never_influence_ranking(
+    ontul_server: OntulServer, token_of: Callable[[str], str],
+    demo_database: tuple[Path, dict[str, Any]], tmp_path: Path,
+) -> None:
+    """Many more restricted chunks full of the query's terms: cho's ranking moves,
+    hong's (who cannot see them) stays identical to the last digit."""
+    from embedded.ontul.server import OntulServer
+
+    truth = demo_database[1]
+    restricted = truth["restricted"]["doc_nos"]
+    db = copy_database(demo_database[0], tmp_path)
+    conn = sqlite3.connect(db)
+    top = conn.execute("SELECT max(chunk_id) FROM regulation_chunks").fetchone()[0]
+    marks = ",".join("?" for _ in restricted)
+    for i in range(1, 31):
+        conn.execute(
+            "INSERT INTO regulation_chunks SELECT chunk_id + ?, doc_no, version, article_no, "
+            "article_title, body || ' 징계 양정 육아휴직 기간 연차휴가', "
+            f"body_redacted FROM regulation_chunks WHERE doc_no IN ({marks}) AND chunk_id <= ?",
+            (i * top, *restricted, top),
+        )
+    conn.commit()
+    conn.close()
+    stuffed = OntulServer(db, today=date.today()).start()
+    try:
+        queries = ["징계 양정기준", "육아휴직 기간", "연차휴가 이월 기간"]
+        args = [{"q": q, "k": 20} for q in queries]
+        cho_before = [invoke(ontul_server, token_of("cho"), SEARCH, a)["rows"] for a in args]
+        cho_token = login(stuffed.url, "cho", persona_password("cho", truth))
+        cho_after = [invoke(stuffed, cho_token, SEARCH, a)["rows"] for a in args]
+        assert cho_before != cho_after  # the extra rows matter to someone who sees them
+        hong_token = login(stuffed.url, "hong", persona_password("hong", truth))
+        for a in args:
+            before = invoke(ontul_server, token_of("hong"), SEARCH, a)["rows"]
+            assert before
+            assert invoke(stuffed, hong_token, SEARCH, a)["rows"] == before, a["q"]
+        # and the raw BM25 scores of hong's candidates, not just the fused ranks
+        from embedded.ontul.auth import UserStore
+        from embedded.ontul.retrievers import SEARCH as SEARCH_FQN
+        from embedded.ontul.retrievers import _candidates
+
+        for server in (ontul_server, stuffed):
+            hong = UserStore(server.db_path).get("hong")
+            assert hong is not None
+            decision = server.ctx.engine.decide(hong, "data:SelectTable", SEARCH_FQN)
+            cands = _candidates(server.ctx, decision, server.today, None)
+            rows, scores = server.ctx.index.lexical_scores(queries[0], cands)
+            chunk_ids = server.ctx.index.chunk_ids[rows].tolist()
+            if server is ontul_server:
+                expected = dict(zip(chunk_ids, scores.tolist(), strict=True))
+                assert expected
+            else:
+                assert dict(zip(chunk_ids, scores.tolist(), strict=True)) == expected
+    finally:
+        stuffed.stop()
