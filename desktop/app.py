@@ -10,6 +10,8 @@ from PySide6.QtWidgets import QApplication
 from desktop.pyside_compat import guard_singleton_refcounts
 
 if TYPE_CHECKING:
+    from PySide6.QtCore import QSettings
+
     from desktop.services import ServiceProvider
 
 
@@ -60,9 +62,25 @@ def run_app(provider: ServiceProvider, argv: list[str]) -> int:
     from desktop.main_window import MainWindow
 
     window = MainWindow(provider)
+    state = _ui_state()
+    if state is not None and state.value("window/geometry") is not None:
+        window.restoreGeometry(state.value("window/geometry"))
     window.show()
     try:
         return app.exec()
     finally:
+        if state is not None:
+            state.setValue("window/geometry", window.saveGeometry())
+            state.sync()
         window.shutdown()
         provider.stop()
+
+
+def _ui_state() -> QSettings | None:
+    """QSettings for window state (UI state only; never credentials)."""
+    try:
+        from desktop.settings import AppSettings
+
+        return AppSettings().qsettings
+    except Exception:  # no settings module or unreadable settings: defaults
+        return None

@@ -12,7 +12,7 @@ import html
 import threading
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 
@@ -35,6 +35,10 @@ def fetch_evidence(session: Any, doc_no: str, version: int | None) -> dict[str, 
     return {"describe": describe, "version": effective}
 
 
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("EvidenceDialog", text)
+
+
 def evidence_html(doc_no: str, version: int | None, evidence: dict[str, Any]) -> str:
     """Render fetched evidence as HTML (every value escaped)."""
     describe = evidence.get("describe") or {}
@@ -42,14 +46,18 @@ def evidence_html(doc_no: str, version: int | None, evidence: dict[str, Any]) ->
         return f"<p><b>{html.escape(doc_no)}</b>: {html.escape(str(describe['error']))}</p>"
     regulation = describe.get("regulation")
     if not regulation:
-        return f"<p><b>{html.escape(doc_no)}</b>: not available to you or not present.</p>"
+        missing = html.escape(_tr("not available to you or not present."))
+        return f"<p><b>{html.escape(doc_no)}</b>: {missing}</p>"
     e = html.escape
     parts = [
         f"<h3>{e(doc_no)} {e(str(regulation.get('title', '')))}</h3>",
         f"<p>{e(str(regulation.get('doc_class', '')))} · {e(str(regulation.get('owner_dept', '')))}"
         f" · {e(str(regulation.get('sensitivity', '')))}</p>",
-        "<table cellpadding='3'><tr><th>version</th><th>effective</th><th>until</th>"
-        "<th>stated</th><th>summary</th></tr>",
+        "<table cellpadding='3'><tr>"
+        + "".join(
+            f"<th>{e(_tr(h))}</th>" for h in ("version", "effective", "until", "stated", "summary")
+        )
+        + "</tr>",
     ]
     effective = ((evidence.get("version") or {}).get("version") or {}).get("version")
     wanted = version if version is not None else effective

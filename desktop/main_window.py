@@ -312,8 +312,7 @@ class MainWindow(QMainWindow):
 
     def focus_persona_switcher(self) -> None:
         """Ctrl+P: jump to the persona switcher."""
-        self.persona_switcher.setFocus()
-        self.persona_switcher.showPopup()
+        self.persona_switcher.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     # turns -----------------------------------------------------------------------
     def send(self) -> bool:
