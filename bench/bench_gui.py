@@ -8,6 +8,9 @@
 3. Memory: RSS after 100 split turns (two personas, real embedded services and
    offline model) and the slope per turn.
 
+4. Stop: milliseconds from Stop (at the first streamed answer text) to the
+   turn's end, with the real services and a model paced at 20 ms per chunk.
+
 Run: ``.venv/bin/python bench/bench_gui.py [--quick]``.
 """
 
@@ -258,6 +261,80 @@ def memory_after_split_turns(turns: int) -> dict[str, Any]:
     }
 
 
+def _stop_once(pane: Any) -> float | None:
+    """Ask, press Stop at the first answer text, return ms until the turn ended."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    stopped_at = [0.0]
+    ended_at = [0.0]
+
+    def first_delta(*_: Any) -> None:
+        if not stopped_at[0] and pane.transcript.rows[-1].kind == "assistant":
+            stopped_at[0] = time.perf_counter()
+            pane.stop()
+
+    def ended(*_: Any) -> None:
+        ended_at[0] = time.perf_counter()
+        loop.quit()
+
+    pane.transcript.dataChanged.connect(first_delta)
+    pane.transcript.rowsInserted.connect(first_delta)
+    pane.turn_finished.connect(ended)
+    QTimer.singleShot(0, lambda: pane.ask("육아휴직 며칠 남았어?"))
+    QTimer.singleShot(30_000, loop.quit)
+    loop.exec()
+    pane.transcript.dataChanged.disconnect(first_delta)
+    pane.transcript.rowsInserted.disconnect(first_delta)
+    pane.turn_finished.disconnect(ended)
+    if stopped_at[0] and ended_at[0]:
+        return (ended_at[0] - stopped_at[0]) * 1000.0
+    return None
+
+
+def stop_latency(runs: int) -> dict[str, Any]:
+    """Milliseconds from Stop to the pane's turn ending, real services, paced model."""
+    from PySide6.QtCore import QEventLoop
+
+    from agent_core.config import OFFLINE_MODEL_NAME, Endpoints
+    from desktop.app import ensure_app
+    from desktop.main_window import MainWindow, demo_passwords
+    from desktop.services import FixedEndpoints
+    from embedded.launcher import start_embedded
+
+    ensure_app([])
+    services = start_embedded(model_pace_s=0.02)
+    assert services.ontul_url is not None
+    endpoints = Endpoints(
+        services.ontul_url,
+        services.model_url,
+        "offline",
+        OFFLINE_MODEL_NAME,
+        True,
+        services.ground_truth,
+    )
+    window = MainWindow(FixedEndpoints(endpoints), offer_login=False)
+    window.show()
+    wait = QEventLoop()
+    window.services_ready.connect(lambda *_: wait.quit())
+    if window.endpoints is None:
+        wait.exec()
+    passwords = demo_passwords(services.ground_truth)
+    pane = window.add_session(window.login_persona("hong", passwords["hong"]))
+    latencies = [t for t in (_stop_once(pane) for _ in range(runs)) if t is not None]
+    window.shutdown()
+    window.close()
+    services.stop()
+    return {
+        "runs": len(latencies),
+        "model_pace_ms": 20,
+        "median_ms": round(statistics.median(latencies), 1) if latencies else None,
+        "max_ms": round(max(latencies), 1) if latencies else None,
+        "budget_ms": 1000.0,
+        "passed": bool(latencies) and max(latencies) < 1000.0,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="fewer runs and turns")
@@ -281,6 +358,8 @@ def main() -> int:
         "bare_ms": [round(t, 1) for t in bare_ms],
     }
     print("cold start", results["cold_start"], flush=True)
+    results["stop_latency"] = stop_latency(3 if options.quick else 10)
+    print("stop", results["stop_latency"], flush=True)
     results["memory"] = memory_after_split_turns(20 if options.quick else 100)
     print("memory", results["memory"], flush=True)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
