@@ -3,12 +3,24 @@
 Defence in depth under the SQL rewriter: the connection is opened read-only,
 and an authorizer permits only reads of the granted tables (minus denied
 columns), SELECT, recursive CTEs and allow-listed functions.
+
+Connections are pooled per database (opening one costs more than a small
+query). Each pooled connection has one authorizer installed for its lifetime;
+it reads the *current* grant from the connection's slot. SQLite authorises a
+statement when it is prepared, and Python caches prepared statements per
+connection, so a cached statement could otherwise run under a later, narrower
+grant: the pool remembers the grant each statement text was prepared under and,
+when the same text arrives with another grant, re-installs the authorizer,
+which expires every prepared statement and forces a fresh, re-authorised
+prepare.
 """
 
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -18,15 +30,22 @@ from embedded.ontul.sql_rewrite import ALLOWED_FUNCTIONS
 
 QUERY_DEADLINE_S = 5.0
 """A statement running longer than this is interrupted."""
+POOL_IDLE_MAX = 8
+"""Idle connections kept per database."""
+_STATEMENT_CACHE = 256
 
 _SQLITE_RECURSIVE = getattr(sqlite3, "SQLITE_RECURSIVE", 33)
 _EXTRA_FUNCTIONS = frozenset({"like", "glob", "coalesce", "cast"})
+_NO_TABLES: frozenset[str] = frozenset()
+_NO_COLUMNS: frozenset[tuple[str, str]] = frozenset()
 
 
 def open_read_only(db_path: Path | str) -> sqlite3.Connection:
     """Open ``db_path`` read-only (``mode=ro`` URI)."""
     uri = f"file:{quote(str(Path(db_path).resolve()))}?mode=ro"
-    conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+    conn = sqlite3.connect(
+        uri, uri=True, check_same_thread=False, cached_statements=_STATEMENT_CACHE
+    )
     conn.execute("PRAGMA busy_timeout = 5000")
     return conn
 
@@ -45,6 +64,117 @@ def _column_type(values: list[Any]) -> str:
     return "TEXT"
 
 
+@dataclass
+class _Guarded:
+    """A pooled read-only connection and the grant its authorizer enforces now."""
+
+    conn: sqlite3.Connection
+    tables: frozenset[str] = _NO_TABLES
+    denied: frozenset[tuple[str, str]] = _NO_COLUMNS
+    deadline: float = 0.0
+    prepared_under: dict[str, tuple[frozenset[str], frozenset[tuple[str, str]]]] = field(
+        default_factory=dict
+    )
+
+    def authorizer(self, action: int, arg1: str | None, arg2: str | None, *_: object) -> int:
+        if action == sqlite3.SQLITE_SELECT or action == _SQLITE_RECURSIVE:
+            return sqlite3.SQLITE_OK
+        if action == sqlite3.SQLITE_READ:
+            if arg1 in self.tables and (arg1, arg2) not in self.denied:
+                return sqlite3.SQLITE_OK
+            return sqlite3.SQLITE_DENY
+        if action == sqlite3.SQLITE_FUNCTION:
+            name = (arg2 or "").lower()
+            if name in ALLOWED_FUNCTIONS or name in _EXTRA_FUNCTIONS:
+                return sqlite3.SQLITE_OK
+        return sqlite3.SQLITE_DENY
+
+    def install(self) -> None:
+        """(Re-)install the authorizer; SQLite expires every prepared statement."""
+        self.conn.set_authorizer(self.authorizer)
+        self.prepared_under.clear()
+
+    def grant(self, sql: str, tables: frozenset[str], denied: frozenset[tuple[str, str]]) -> None:
+        """Make ``tables`` minus ``denied`` the grant for running ``sql``."""
+        grant = (tables, denied)
+        before = self.prepared_under.get(sql)
+        if (before is not None and before != grant) or len(
+            self.prepared_under
+        ) >= _STATEMENT_CACHE:
+            self.install()
+        self.prepared_under[sql] = grant
+        self.tables, self.denied = tables, denied
+        self.deadline = time.monotonic() + QUERY_DEADLINE_S
+
+    def revoke(self) -> None:
+        """Leave the connection able to read nothing until the next grant."""
+        self.tables, self.denied = _NO_TABLES, _NO_COLUMNS
+
+
+class _Pool:
+    """Idle guarded connections to one database, shared by every request thread."""
+
+    def __init__(self, db_path: Path) -> None:
+        self.db_path = db_path
+        self._idle: list[_Guarded] = []
+        self._lock = threading.Lock()
+
+    def acquire(self) -> _Guarded:
+        with self._lock:
+            if self._idle:
+                return self._idle.pop()
+        guarded = _Guarded(open_read_only(self.db_path))
+        guarded.install()
+        guarded.conn.set_progress_handler(
+            lambda: int(time.monotonic() > guarded.deadline), 10_000
+        )
+        return guarded
+
+    def release(self, guarded: _Guarded) -> None:
+        guarded.revoke()
+        with self._lock:
+            if len(self._idle) < POOL_IDLE_MAX:
+                self._idle.append(guarded)
+                return
+        guarded.conn.close()
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for guarded in idle:
+            guarded.conn.close()
+
+
+_pools: dict[Path, _Pool] = {}
+_pools_lock = threading.Lock()
+
+
+_pool_by_name: dict[Path | str, _Pool] = {}
+
+
+def _pool(db_path: Path | str) -> _Pool:
+    pool = _pool_by_name.get(db_path)  # resolving a path costs several syscalls
+    if pool is not None:
+        return pool
+    path = Path(db_path).resolve()
+    with _pools_lock:
+        pool = _pools.get(path)
+        if pool is None:
+            pool = _pools[path] = _Pool(path)
+        _pool_by_name[db_path] = pool
+        return pool
+
+
+def close_pool(db_path: Path | str) -> None:
+    """Close the idle pooled connections to ``db_path`` (a server calls this on stop)."""
+    with _pools_lock:
+        pool = _pools.pop(Path(db_path).resolve(), None)
+        for name in [n for n, p in _pool_by_name.items() if p is pool]:
+            del _pool_by_name[name]
+    if pool is not None:
+        pool.close()
+
+
 def run_guarded(
     db_path: Path | str,
     sql: str,
@@ -54,7 +184,7 @@ def run_guarded(
     denied_reads: frozenset[tuple[str, str]] = frozenset(),
     max_rows: int | None = None,
 ) -> tuple[list[dict[str, str]], list[list[Any]]]:
-    """Execute ``sql`` on a fresh read-only connection under the authorizer.
+    """Execute ``sql`` on a pooled read-only connection under the authorizer.
 
     Args:
         db_path: The platform database.
@@ -70,35 +200,31 @@ def run_guarded(
     Raises:
         QueryRefused: SQLite refused or failed the statement.
     """
-    conn = open_read_only(db_path)
-
-    def authorizer(action: int, arg1: str | None, arg2: str | None, *_: object) -> int:
-        if action == sqlite3.SQLITE_SELECT or action == _SQLITE_RECURSIVE:
-            return sqlite3.SQLITE_OK
-        if action == sqlite3.SQLITE_READ:
-            if arg1 in tables and (arg1, arg2) not in denied_reads:
-                return sqlite3.SQLITE_OK
-            return sqlite3.SQLITE_DENY
-        if action == sqlite3.SQLITE_FUNCTION:
-            name = (arg2 or "").lower()
-            if name in ALLOWED_FUNCTIONS or name in _EXTRA_FUNCTIONS:
-                return sqlite3.SQLITE_OK
-        return sqlite3.SQLITE_DENY
-
-    deadline = time.monotonic() + QUERY_DEADLINE_S
+    pool = _pool(db_path)
+    guarded = pool.acquire()
+    broken = False
     try:
-        conn.set_authorizer(authorizer)
-        conn.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
-        cur = conn.execute(sql, params)
-        rows = [list(r) for r in (cur.fetchall() if max_rows is None else cur.fetchmany(max_rows))]
-        names = [d[0] for d in cur.description or ()]
+        guarded.grant(sql, tables, denied_reads)
+        cur = guarded.conn.execute(sql, params)
+        try:
+            fetched = cur.fetchall() if max_rows is None else cur.fetchmany(max_rows)
+            names = [d[0] for d in cur.description or ()]
+        finally:
+            cur.close()  # a half-read statement would pin a read snapshot
+        rows = [list(r) for r in fetched]
     except sqlite3.Error as exc:
         message = str(exc)
         if "interrupted" in message:
             message = f"statement exceeded {QUERY_DEADLINE_S:.0f} s and was interrupted"
         raise QueryRefused(message) from None
+    except BaseException:
+        broken = True
+        raise
     finally:
-        conn.close()
+        if broken:
+            guarded.conn.close()
+        else:
+            pool.release(guarded)
     columns = [
         {"name": n, "type": _column_type([r[i] for r in rows])} for i, n in enumerate(names)
     ]

@@ -12,6 +12,7 @@ from embedded.ontul.audit import Writer
 from embedded.ontul.auth import TokenService, UserStore
 from embedded.ontul.context import PlatformContext
 from embedded.ontul.embedder import Embedder, HashedNgramEmbedder
+from embedded.ontul.guarded_sqlite import close_pool
 from embedded.ontul.http_api import Api, Handler
 from embedded.ontul.policy import PolicyEngine, load_policies
 from embedded.ontul.search import SearchIndex
@@ -103,3 +104,4 @@ class OntulServer:
             self._thread = None
         self._httpd.server_close()
         self.ctx.writer.close()
+        close_pool(self.db_path)

@@ -165,6 +165,20 @@ def test_authorizer_blocks_other_tables(db: Path) -> None:
     assert run_guarded(db, "SELECT x FROM secrets", tables=frozenset({"secrets"}))[1] == [["top"]]
 
 
+def test_pooled_statement_reauthorised_under_a_narrower_grant(db: Path) -> None:
+    """A statement prepared (and cached) under a wide grant must not run under a narrow one."""
+    sql = "SELECT x FROM secrets WHERE x <> 'pool'"
+    for _ in range(3):
+        assert run_guarded(db, sql, tables=frozenset({"secrets"}))[1] == [["top"]]
+        with pytest.raises(QueryRefused, match=r"prohibited|not authorized"):
+            run_guarded(db, sql, tables=frozenset({"hr_employees"}))
+    cols = "SELECT 주민등록번호 FROM hr_employees WHERE 사번 = '1'"
+    assert run_guarded(db, cols, tables=frozenset({"hr_employees"}))[1] == [["900101-1234567"]]
+    with pytest.raises(QueryRefused, match=r"prohibited|not authorized"):
+        run_guarded(db, cols, tables=frozenset({"hr_employees"}),
+                    denied_reads=frozenset({("hr_employees", "주민등록번호")}))
+
+
 def test_read_only_connection(db: Path) -> None:
     with pytest.raises(QueryRefused):
         run_guarded(db, "DELETE FROM secrets", tables=frozenset({"secrets"}))
