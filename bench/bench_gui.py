@@ -344,7 +344,21 @@ def main() -> int:
     results: dict[str, Any] = {
         "machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0]},
     }
-    results["event_loop_stall"] = event_loop_stall(5000, 200)
+    repeats = 3 if options.quick else 7
+    stalls = [event_loop_stall(5000, 200) for _ in range(repeats)]
+    longest = sorted(run["longest_stall_ms"] for run in stalls)
+    results["event_loop_stall"] = {
+        "repeats": repeats,
+        "longest_stall_ms_per_run": [run["longest_stall_ms"] for run in stalls],
+        "median_longest_stall_ms": statistics.median(longest),
+        "worst_longest_stall_ms": longest[-1],
+        "runs_within_budget": sum(1 for value in longest if value < 16.0),
+        "budget_ms": 16.0,
+        "passed": statistics.median(longest) < 16.0,
+        "last_run": stalls[-1],
+        "note": "2 CPUs shared by the GUI thread and two producer threads; other work on "
+        "the machine shows up as outliers",
+    }
     print("stall", results["event_loop_stall"], flush=True)
     runs = 2 if options.quick else 5
     app_ms = cold_start("regdesk", runs)

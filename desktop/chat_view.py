@@ -186,12 +186,14 @@ class ChatDelegate(QStyledItemDelegate):
             painter.setPen(option.palette.color(QPalette.ColorRole.Highlight))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(bubble, 6, 6)
-        painter.translate(bubble.topLeft() + QPoint(PADDING, PADDING // 2))
-        # Draw only what is exposed: a long answer has many off-screen blocks.
+        origin = bubble.topLeft() + QPoint(PADDING, PADDING // 2)
+        painter.translate(origin)
+        # Draw only what is on screen: a long answer has many off-screen blocks.
         # (drawContents, not documentLayout().draw(PaintContext): writing to
         # PaintContext's fields corrupts reference counts in PySide6 6.12.)
-        exposed = painter.clipBoundingRect() if painter.hasClipping() else QRectF()
-        document.drawContents(painter, exposed)
+        view = self.parent()
+        visible = rect if not isinstance(view, QListView) else rect & view.viewport().rect()
+        document.drawContents(painter, QRectF(visible.translated(-origin)))
         painter.restore()
 
     def anchor_at(self, index: ModelIndex, rect: QRect, point: QPoint) -> str:
