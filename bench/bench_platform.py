@@ -20,6 +20,7 @@ import tempfile
 import time
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import requests
 
@@ -155,6 +156,76 @@ def bench_overhead(db: Path) -> dict[str, float]:
     }
 
 
+RECALL_CASES: list[tuple[str, str, str, str | None]] = [
+    # (persona, question as asked in tests/scenarios, ground-truth key of the doc, as_of)
+    ("hong", "육아휴직 며칠까지 쓸 수 있어?", "childcare", None),
+    ("hong", "나 육아휴직 며칠 남았어?", "childcare", None),
+    ("hong", "2025년 2월 기준으로는 육아휴직이 며칠이었어?", "childcare", "2025-02-15"),
+    ("hong", "육아지원규정은 언제부터 시행이야?", "childcare", None),
+    ("hong", "육아휴직 며칠까지 쓸 수 있어? 곧 바뀌는 것도 있으면 알려줘.", "childcare", None),
+    ("cho", "육아지원규정 개정안이 시행됐어?", "childcare", None),
+    ("cho", "징계 양정기준 알려줘", "restricted", None),
+    ("hong", "연말정산 공지에 담당자 연락처 있어?", "notice", None),
+    ("hong", "내 출장 숙박비 청구가 규정에 맞아?", "expense", None),
+    ("cho", "천만원짜리 발주는 누가 결재해야 해?", "purchase", None),
+    ("cho", "연차휴가 운영지침의 근거 규정을 전부 알려줘", "authority", None),
+    ("cho", "정보보안규정을 개정하면 어떤 지침이 영향을 받아?", "impact", None),
+    ("hong", "How many days of childcare leave can I take?", "childcare", None),
+    ("hong", "How many childcare leave days do I have left?", "childcare", None),
+]
+
+
+def expected_doc(truth: dict[str, Any], key: str) -> str:
+    """The doc_no a recall case expects, read from the ground truth."""
+    fixed = {"expense": "FIN-GDL-001", "purchase": "PUR-GDL-001"}
+    if key in fixed:
+        return fixed[key]
+    return str(truth[key]["doc_no"])
+
+
+def bench_recall(db: Path, truth: dict[str, Any]) -> dict[str, object]:
+    """Rank of the expected document for each scenario question, dense side on vs off.
+
+    The question is searched as the person typed it (no planner rewriting), with
+    the caller's policy applied, top 20.
+    """
+    from embedded.ontul.auth import UserStore
+    from embedded.ontul.retrievers import SEARCH, _candidates
+
+    server = OntulServer(db, today=date.today())
+    try:
+        ctx = server.ctx
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+        doc_of = dict(conn.execute("SELECT chunk_id, doc_no FROM regulation_chunks"))
+        conn.close()
+        users = UserStore(db)
+        cases: list[dict[str, object]] = []
+        for persona, question, key, as_of in RECALL_CASES:
+            user = users.get(persona)
+            assert user is not None
+            decision = ctx.engine.decide(user, "data:SelectTable", SEARCH)
+            day = date.fromisoformat(as_of) if as_of else ctx.today
+            cands = _candidates(ctx, decision, day, None)
+            want = expected_doc(truth, key)
+            ranks: dict[str, int | None] = {}
+            for mode, use_dense in (("hybrid", True), ("lexical_only", False)):
+                docs: list[str] = []
+                for cid, _ in ctx.index.hybrid(question, cands, 20, use_dense=use_dense):
+                    if doc_of[cid] not in docs:
+                        docs.append(doc_of[cid])
+                ranks[mode] = docs.index(want) + 1 if want in docs else None
+            cases.append({"persona": persona, "question": question, "expected": want, **ranks})
+    finally:
+        server.stop()
+    summary: dict[str, object] = {"embedder": "hashed-char-ngram-v1", "cases": cases}
+    for mode in ("hybrid", "lexical_only"):
+        got = [c[mode] for c in cases]
+        for n in (1, 5):
+            hits = sum(1 for r in got if isinstance(r, int) and r <= n)
+            summary[f"{mode}_recall@{n}"] = round(hits / len(got), 3)
+    return summary
+
+
 def server_user(db: Path, user_id: str) -> object:
     from embedded.ontul.auth import UserStore
 
@@ -174,6 +245,12 @@ def main() -> None:
             search[f"x{factor}"] = {"chunks": chunks, **bench_search(db, truth)}
             print(f"search x{factor}: {search[f'x{factor}']}")
         results["regulation_search"] = search
+        results["search_recall"] = bench_recall(base, truth)
+        recall = results["search_recall"]
+        assert isinstance(recall, dict)
+        print("recall:", {k: v for k, v in recall.items() if k != "cases"})
+        for case in recall["cases"]:
+            print("  ", case)
         results["policy_overhead"] = bench_overhead(base)
         print(f"overhead: {results['policy_overhead']}")
     results["targets"] = {"search_p95_ms_at_x100": 50, "overhead_ratio": 1.5}
