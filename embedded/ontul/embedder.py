@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 _RUNS = re.compile(r"[\uac00-\ud7a3]+|[A-Za-z0-9]+")
+CACHE_MAX = 4096
+"""Texts whose vectors are remembered (oldest dropped first)."""
 
 
 class Embedder(Protocol):
@@ -67,6 +69,9 @@ class HashedNgramEmbedder:
         norm = float(np.linalg.norm(vec))
         if norm > 0:
             vec /= norm
+        if len(self._cache) >= CACHE_MAX:
+            # Bounded so the document matrix is not held twice at large scale.
+            self._cache.pop(next(iter(self._cache)))
         self._cache[text] = vec
         return vec
 
