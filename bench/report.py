@@ -43,7 +43,8 @@ def _platform_rows(platform: dict[str, Any]) -> list[str]:
         )
     overhead = platform.get("policy_overhead") or {}
     if overhead:
-        direct = overhead.get("direct_median_ms")
+        # bench_platform renamed its baseline once; accept both spellings
+        direct = overhead.get("direct_fresh_median_ms") or overhead.get("direct_median_ms")
         for label, key in (("warm", "policy_warm_median_ms"), ("cold", "policy_cold_median_ms")):
             rows.append(
                 f"| platform | policy rewrite + guarded SQL, {label} cache | "
@@ -91,10 +92,20 @@ def _gui_rows(gui: dict[str, Any]) -> list[str]:
         )
     stall = gui.get("event_loop_stall") or {}
     if stall:
-        longest, budget = stall.get("longest_stall_ms"), stall.get("budget_ms")
+        last = stall.get("last_run") or stall
+        longest = stall.get("median_longest_stall_ms") or stall.get("longest_stall_ms")
+        budget = stall.get("budget_ms")
         rows.append(
-            f"| gui | longest event-loop stall, 2 panes × {stall.get('deltas_per_pane')} deltas | "
-            f"{longest} ms | one frame ({budget} ms) | {_ratio(longest, budget)} |"
+            f"| gui | longest event-loop stall (median of {stall.get('repeats', 1)} runs), "
+            f"2 panes × {last.get('deltas_per_pane')} deltas | {longest} ms | "
+            f"one frame ({budget} ms) | {_ratio(longest, budget)} |"
+        )
+    stop = gui.get("stop_latency") or {}
+    if stop:
+        rows.append(
+            f"| gui | stop to turn ended (median of {stop.get('runs')}) | "
+            f"{stop.get('median_ms')} ms | budget ({stop.get('budget_ms')} ms) | "
+            f"{_ratio(stop.get('median_ms'), stop.get('budget_ms'))} |"
         )
     memory = gui.get("memory") or {}
     if memory:
@@ -239,8 +250,8 @@ def leak_markdown(parts: list[dict[str, Any]], meta: str) -> str:
     if integration:
         lines += [
             f"Questions per persona: {len(integration['questions'])} "
-            f"({integration['scenario_questions']} scenario cases, deduplicated, plus "
-            f"{integration['adversarial_questions']} adversarial). Failed turns: "
+            f"({integration['scenario_questions']} scenario cases plus "
+            f"{integration['adversarial_questions']} adversarial, repeats removed). Failed turns: "
             f"{json.dumps(integration['failed_turns'])}.",
             "",
         ]
