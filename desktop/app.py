@@ -7,8 +7,6 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QApplication
 
-from desktop.pyside_compat import guard_singleton_refcounts
-
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
 
@@ -17,7 +15,6 @@ if TYPE_CHECKING:
 
 def ensure_app(argv: list[str] | None = None) -> QApplication:
     """The one QApplication, created with RegDesk's names, translation and theme."""
-    guard_singleton_refcounts()
     existing = QApplication.instance()
     if isinstance(existing, QApplication):
         return existing

@@ -7,10 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from desktop.pyside_compat import guard_singleton_refcounts
-
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-guard_singleton_refcounts()  # PySide6 6.12 on Python 3.11 drops None refs (see module)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
