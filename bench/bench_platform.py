@@ -33,8 +33,16 @@ from embedded.ontul.server import OntulServer  # noqa: E402
 from embedded.ontul.testing import login, persona_password  # noqa: E402
 
 QUERIES = [
-    "육아휴직 며칠", "징계 양정기준", "연차휴가 이월", "출장 숙박비 한도", "발주 결재 금액",
-    "정보보안 원격접속", "연말정산 문의", "근로시간 단축", "개인정보 처리", "오픈소스 사용",
+    "육아휴직 며칠",
+    "징계 양정기준",
+    "연차휴가 이월",
+    "출장 숙박비 한도",
+    "발주 결재 금액",
+    "정보보안 원격접속",
+    "연말정산 문의",
+    "근로시간 단축",
+    "개인정보 처리",
+    "오픈소스 사용",
 ]
 RUNS = 200
 OVERHEAD_RUNS = 2000
@@ -74,14 +82,21 @@ def bench_search(db: Path, truth: dict[str, object]) -> dict[str, float]:
         lat = []
         for i in range(RUNS):
             t = time.perf_counter()
-            resp = session.post(url, json={"args": {"q": QUERIES[i % len(QUERIES)], "k": 5}},
-                                headers=headers, timeout=30)
+            resp = session.post(
+                url,
+                json={"args": {"q": QUERIES[i % len(QUERIES)], "k": 5}},
+                headers=headers,
+                timeout=30,
+            )
             lat.append((time.perf_counter() - t) * 1000)
             assert resp.status_code == 200
     finally:
         server.stop()
-    return {"p50_ms": round(percentile(lat, 0.5), 2), "p95_ms": round(percentile(lat, 0.95), 2),
-            "server_start_s": round(start_s, 2)}
+    return {
+        "p50_ms": round(percentile(lat, 0.5), 2),
+        "p95_ms": round(percentile(lat, 0.95), 2),
+        "server_start_s": round(start_s, 2),
+    }
 
 
 def bench_overhead(db: Path) -> dict[str, float]:
@@ -94,10 +109,14 @@ def bench_overhead(db: Path) -> dict[str, float]:
     server = OntulServer(db, today=date.today())
     try:
         user = server_user(db, "park")
-        caller = ("SELECT 휴가유형, count(*), sum(사용일수) FROM semantic.hr.leave_balance "
-                  "GROUP BY 휴가유형 ORDER BY 휴가유형")
-        hand = ("SELECT 휴가유형, count(*), sum(사용일수) FROM hr_leave WHERE 부서코드 = 'DEV' "
-                "GROUP BY 휴가유형 ORDER BY 휴가유형")
+        caller = (
+            "SELECT 휴가유형, count(*), sum(사용일수) FROM semantic.hr.leave_balance "
+            "GROUP BY 휴가유형 ORDER BY 휴가유형"
+        )
+        hand = (
+            "SELECT 휴가유형, count(*), sum(사용일수) FROM hr_leave WHERE 부서코드 = 'DEV' "
+            "GROUP BY 휴가유형 ORDER BY 휴가유형"
+        )
         rw = server.ctx.rewriter
 
         def policy_path() -> list[list[object]]:
@@ -125,11 +144,17 @@ def bench_overhead(db: Path) -> dict[str, float]:
         first_direct_ms = (time.perf_counter() - t) * 1000
         assert first_policy == first_direct == direct_kept()
         timings: dict[str, list[float]] = {
-            "policy_warm": [], "policy_cold": [], "direct_fresh": [], "direct_kept": []
+            "policy_warm": [],
+            "policy_cold": [],
+            "direct_fresh": [],
+            "direct_kept": [],
         }
         for _ in range(OVERHEAD_RUNS):
-            for name, fn in (("policy_warm", policy_path), ("direct_fresh", direct_fresh),
-                             ("direct_kept", direct_kept)):
+            for name, fn in (
+                ("policy_warm", policy_path),
+                ("direct_fresh", direct_fresh),
+                ("direct_kept", direct_kept),
+            ):
                 t = time.perf_counter()
                 fn()
                 timings[name].append(time.perf_counter() - t)

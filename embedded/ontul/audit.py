@@ -32,8 +32,9 @@ class Writer:
         self.conn.execute("PRAGMA synchronous = OFF")
         self.lock = threading.Lock()
 
-    def audit(self, user_id: str, action: str, resource: str, decision: str,
-              query: str | None) -> None:
+    def audit(
+        self, user_id: str, action: str, resource: str, decision: str, query: str | None
+    ) -> None:
         """Append one audit row.
 
         Args:
@@ -65,8 +66,14 @@ class Writer:
         with self.lock:
             rows = self.conn.execute(sql, params).fetchall()
         return [
-            {"userId": r[0], "action": r[1], "resource": r[2], "decision": r[3],
-             "query": r[4], "timestamp": r[5]}
+            {
+                "userId": r[0],
+                "action": r[1],
+                "resource": r[2],
+                "decision": r[3],
+                "query": r[4],
+                "timestamp": r[5],
+            }
             for r in rows
         ]
 

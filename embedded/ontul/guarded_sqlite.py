@@ -98,9 +98,7 @@ class _Guarded:
         """Make ``tables`` minus ``denied`` the grant for running ``sql``."""
         grant = (tables, denied)
         before = self.prepared_under.get(sql)
-        if (before is not None and before != grant) or len(
-            self.prepared_under
-        ) >= _STATEMENT_CACHE:
+        if (before is not None and before != grant) or len(self.prepared_under) >= _STATEMENT_CACHE:
             self.install()
         self.prepared_under[sql] = grant
         self.tables, self.denied = tables, denied
@@ -125,9 +123,7 @@ class _Pool:
                 return self._idle.pop()
         guarded = _Guarded(open_read_only(self.db_path))
         guarded.install()
-        guarded.conn.set_progress_handler(
-            lambda: int(time.monotonic() > guarded.deadline), 10_000
-        )
+        guarded.conn.set_progress_handler(lambda: int(time.monotonic() > guarded.deadline), 10_000)
         return guarded
 
     def release(self, guarded: _Guarded) -> None:
@@ -225,7 +221,5 @@ def run_guarded(
             guarded.conn.close()
         else:
             pool.release(guarded)
-    columns = [
-        {"name": n, "type": _column_type([r[i] for r in rows])} for i, n in enumerate(names)
-    ]
+    columns = [{"name": n, "type": _column_type([r[i] for r in rows])} for i, n in enumerate(names)]
     return columns, rows

@@ -154,15 +154,21 @@ class Api:
         )
         try:
             columns, rows = run_guarded(
-                self.ctx.db_path, rewritten.sql, tables=rewritten.tables,
+                self.ctx.db_path,
+                rewritten.sql,
+                tables=rewritten.tables,
                 denied_reads=rewritten.denied_reads,
             )
         except QueryRefused as exc:
             return {"queryId": query_id, "status": "error", "error": str(exc)}
         return {
-            "queryId": query_id, "status": "ok", "commandTag": f"SELECT {len(rows)}",
+            "queryId": query_id,
+            "status": "ok",
+            "commandTag": f"SELECT {len(rows)}",
             "elapsedMs": round((time.perf_counter() - started) * 1000, 3),
-            "columns": columns, "rows": rows, "rowCount": len(rows),
+            "columns": columns,
+            "rows": rows,
+            "rowCount": len(rows),
         }
 
     def audit(self, user: UserRecord, query: dict[str, list[str]]) -> dict[str, Any]:
@@ -312,16 +318,20 @@ class Handler(BaseHTTPRequestHandler):
         user = self._user()
         if body.maxRows is not None and body.maxRows < 1:
             raise ApiError(400, "maxRows must be positive")
-        return 200, retrievers.invoke_retriever(
-            self.api.ctx, user, fqn, body.args, body.maxRows
-        )
+        return 200, retrievers.invoke_retriever(self.api.ctx, user, fqn, body.args, body.maxRows)
 
     def _h_objects(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
         body = ObjectQueryBody.model_validate(self._body())
         user = self._user()
         return 200, ontology.query_objects(
-            self.api.ctx, user, fqn, body.filters or {}, body.select, body.orderBy,
-            body.desc, body.limit,
+            self.api.ctx,
+            user,
+            fqn,
+            body.filters or {},
+            body.select,
+            body.orderBy,
+            body.desc,
+            body.limit,
         )
 
     def _h_link(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
@@ -334,9 +344,7 @@ class Handler(BaseHTTPRequestHandler):
     def _h_action(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
         body = ActionBody.model_validate(self._body())
         user = self._user()
-        return 200, ontology.invoke_action(
-            self.api.ctx, user, fqn, body.args, body.idempotencyKey
-        )
+        return 200, ontology.invoke_action(self.api.ctx, user, fqn, body.args, body.idempotencyKey)
 
     def _h_audit(self, query: dict[str, list[str]]) -> tuple[int, object]:
         return 200, self.api.audit(self._user(), query)

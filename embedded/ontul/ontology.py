@@ -46,8 +46,14 @@ def _limit(value: int | None, default: int = 100) -> int:
 
 
 def query_objects(
-    ctx: PlatformContext, user: UserRecord, fqn: str, filters: dict[str, Any],
-    select: list[str] | None, order_by: str | None, desc: bool, limit: int | None,
+    ctx: PlatformContext,
+    user: UserRecord,
+    fqn: str,
+    filters: dict[str, Any],
+    select: list[str] | None,
+    order_by: str | None,
+    desc: bool,
+    limit: int | None,
 ) -> dict[str, Any]:
     """Query objects of ``fqn`` with equality filters.
 
@@ -76,22 +82,28 @@ def query_objects(
             raise ApiError(400, f"filter {name!r} must be a scalar value")
     n = _limit(limit)
     decision = ctx.require(
-        user, "data:SelectTable", fqn,
+        user,
+        "data:SelectTable",
+        fqn,
         json.dumps({"filters": filters, "select": select}, ensure_ascii=False),
     )
     visible = [c for c in declared if c not in decision.denied_columns]
     wanted = select or visible
-    hidden = [c for c in [*wanted, *filters, *([order_by] if order_by else [])]
-              if c in decision.denied_columns]
+    hidden = [
+        c
+        for c in [*wanted, *filters, *([order_by] if order_by else [])]
+        if c in decision.denied_columns
+    ]
     if hidden:
         raise ApiError(403, f"property {hidden[0]} is denied by policy")
-    sql = f"SELECT {', '.join('o.' + quote_ident(c) for c in wanted)} FROM (" + relation_select(
-        relation, decision, ctx.today) + ") AS o"
+    sql = (
+        f"SELECT {', '.join('o.' + quote_ident(c) for c in wanted)} FROM ("
+        + relation_select(relation, decision, ctx.today)
+        + ") AS o"
+    )
     params: list[Any] = []
     if filters:
-        sql += " WHERE " + " AND ".join(
-            f"o.{quote_ident(k)} IS ?" for k in filters
-        )
+        sql += " WHERE " + " AND ".join(f"o.{quote_ident(k)} IS ?" for k in filters)
         params.extend(filters.values())
     if order_by:
         sql += f" ORDER BY o.{quote_ident(order_by)}{' DESC' if desc else ''}"
@@ -102,8 +114,13 @@ def query_objects(
 
 
 def traverse_link(
-    ctx: PlatformContext, user: UserRecord, fqn: str, source_key: str,
-    select: list[str] | None, limit: int | None, max_depth: int | None,
+    ctx: PlatformContext,
+    user: UserRecord,
+    fqn: str,
+    source_key: str,
+    select: list[str] | None,
+    limit: int | None,
+    max_depth: int | None,
 ) -> dict[str, Any]:
     """Follow a link type from ``source_key`` (a doc_no).
 
@@ -133,7 +150,9 @@ def traverse_link(
     if not 1 <= depth <= 64:
         raise ApiError(400, "maxDepth must be between 1 and 64")
     decision = ctx.require(
-        user, "data:SelectTable", fqn,
+        user,
+        "data:SelectTable",
+        fqn,
         json.dumps({"sourceKey": source_key, "maxDepth": depth}, ensure_ascii=False),
     )
     if mode == "JOIN":
@@ -170,7 +189,10 @@ def _revision_args(args: dict[str, Any]) -> tuple[str, int, str]:
 
 
 def invoke_action(
-    ctx: PlatformContext, user: UserRecord, fqn: str, args: dict[str, Any],
+    ctx: PlatformContext,
+    user: UserRecord,
+    fqn: str,
+    args: dict[str, Any],
     idempotency_key: str | None,
 ) -> dict[str, Any]:
     """Run ``reg.ontology.request_revision`` (the only declared action).
@@ -191,12 +213,19 @@ def invoke_action(
     if not decision.allowed:
         ctx.writer.audit(user.user_id, "ontology:InvokeAction", fqn, "DENY", query)
         raise PolicyDenied("ontology:InvokeAction", fqn)
-    visible = query_objects(ctx, user, REGULATION, {"doc_no": doc_no}, ["doc_no"], None,
-                            False, 1)["rowCount"] if _may_read_regulations(ctx, user) else 0
+    visible = (
+        query_objects(ctx, user, REGULATION, {"doc_no": doc_no}, ["doc_no"], None, False, 1)[
+            "rowCount"
+        ]
+        if _may_read_regulations(ctx, user)
+        else 0
+    )
     if visible:
         _, found = run_guarded(
-            ctx.db_path, "SELECT 1 FROM regulation_versions WHERE doc_no = ? AND version = ?",
-            (doc_no, version), tables=frozenset({"regulation_versions"}),
+            ctx.db_path,
+            "SELECT 1 FROM regulation_versions WHERE doc_no = ? AND version = ?",
+            (doc_no, version),
+            tables=frozenset({"regulation_versions"}),
         )
         visible = len(found)
     if not visible:
@@ -238,7 +267,9 @@ def invoke_action(
             w.conn.execute("ROLLBACK")
             raise
     return {
-        "action": fqn, "ok": True, "status": status,
+        "action": fqn,
+        "ok": True,
+        "status": status,
         "commandTag": "INSERT 0 1" if status == "OK" else "INSERT 0 0",
         "requestId": request_id,
     }

@@ -49,9 +49,7 @@ class Relation:
         return self.backing
 
 
-_REG_JOIN = (
-    "FROM regulation_versions AS v JOIN regulations AS r ON r.doc_no = v.doc_no"
-)
+_REG_JOIN = "FROM regulation_versions AS v JOIN regulations AS r ON r.doc_no = v.doc_no"
 
 RELATIONS: dict[str, Relation] = {
     r.name: r
@@ -73,8 +71,16 @@ RELATIONS: dict[str, Relation] = {
         Relation(
             "semantic.hr.expenses",
             (
-                "청구번호", "사번", "부서코드", "유형", "지역", "숙박일수", "금액", "청구일",
-                "상태", "비고",
+                "청구번호",
+                "사번",
+                "부서코드",
+                "유형",
+                "지역",
+                "숙박일수",
+                "금액",
+                "청구일",
+                "상태",
+                "비고",
             ),
             (),
             "hr_expenses",
@@ -97,8 +103,16 @@ RELATIONS: dict[str, Relation] = {
         Relation(
             "semantic.reg.version_history",
             (
-                "doc_no", "title", "version", "status", "effective_from", "effective_to",
-                "stated_from", "date_mismatch", "summary", "sensitivity",
+                "doc_no",
+                "title",
+                "version",
+                "status",
+                "effective_from",
+                "effective_to",
+                "stated_from",
+                "date_mismatch",
+                "summary",
+                "sensitivity",
             ),
             ("doc_class", "tier", "owner_dept", "citable"),
             "SELECT v.doc_no AS doc_no, r.title AS title, v.version AS version, "
@@ -113,8 +127,14 @@ RELATIONS: dict[str, Relation] = {
         Relation(
             "semantic.reg.pending_revisions",
             (
-                "doc_no", "title", "version", "status", "effective_from", "stated_from",
-                "summary", "sensitivity",
+                "doc_no",
+                "title",
+                "version",
+                "status",
+                "effective_from",
+                "stated_from",
+                "summary",
+                "sensitivity",
             ),
             ("doc_class", "tier", "owner_dept", "citable"),
             "SELECT v.doc_no AS doc_no, r.title AS title, v.version AS version, "
@@ -131,9 +151,18 @@ RELATIONS: dict[str, Relation] = {
         Relation(
             "semantic.rag.regulation_search",
             (
-                "chunk_id", "doc_no", "title", "doc_class", "version", "effective_from",
-                "effective_to", "stated_from", "date_mismatch", "article_no",
-                "article_title", "body",
+                "chunk_id",
+                "doc_no",
+                "title",
+                "doc_class",
+                "version",
+                "effective_from",
+                "effective_to",
+                "stated_from",
+                "date_mismatch",
+                "article_no",
+                "article_title",
+                "body",
             ),
             ("tier", "owner_dept", "citable", "sensitivity", "status", "body_redacted"),
             "SELECT c.chunk_id AS chunk_id, c.doc_no AS doc_no, r.title AS title, "
@@ -153,8 +182,14 @@ RELATIONS: dict[str, Relation] = {
         Relation(
             "reg.ontology.Regulation",
             (
-                "doc_no", "title", "doc_class", "tier", "owner_dept", "citable",
-                "sensitivity", "latest_version",
+                "doc_no",
+                "title",
+                "doc_class",
+                "tier",
+                "owner_dept",
+                "citable",
+                "sensitivity",
+                "latest_version",
             ),
             (),
             "SELECT r.doc_no AS doc_no, r.title AS title, r.doc_class AS doc_class, "
@@ -174,9 +209,18 @@ REGULATION_NODES = RELATIONS["semantic.reg.doc_index"]
 
 PHYSICAL_TABLES: frozenset[str] = frozenset(
     {
-        "users", "regulations", "regulation_versions", "regulation_chunks",
-        "regulation_links", "hr_employees", "hr_leave", "hr_expenses",
-        "hr_purchase_orders", "revision_requests", "audit_log", "server_clock",
+        "users",
+        "regulations",
+        "regulation_versions",
+        "regulation_chunks",
+        "regulation_links",
+        "hr_employees",
+        "hr_leave",
+        "hr_expenses",
+        "hr_purchase_orders",
+        "revision_requests",
+        "audit_log",
+        "server_clock",
     }
 )
 """The platform's own tables. Only an administrator's SQL may name them (SPEC §2:

@@ -29,7 +29,6 @@ MAX_GRAPH_DEPTH = 64
 """Deepest walk a retriever does (far beyond any real authority chain)."""
 
 
-
 def _arg_str(args: dict[str, Any], name: str, *, required: bool = False) -> str | None:
     value = args.get(name)
     if value is None or value == "":
@@ -150,8 +149,9 @@ def walk_graph(
         Rows in :data:`GRAPH_COLUMNS` order.
     """
     nodes = relation_select(REGULATION_NODES, decision, ctx.today)
-    step_from, step_to = ("child_doc_no", "parent_doc_no") if upward else (
-        "parent_doc_no", "child_doc_no")
+    step_from, step_to = (
+        ("child_doc_no", "parent_doc_no") if upward else ("parent_doc_no", "child_doc_no")
+    )
     cols = ", ".join(f"n.{quote_ident(c)}" for c in ("doc_no", "title", "doc_class", "tier"))
     sql = f"""
         WITH RECURSIVE nodes AS ({nodes}),
@@ -173,14 +173,19 @@ def walk_graph(
         ORDER BY b.depth, n.doc_no
     """
     _, rows = run_guarded(
-        ctx.db_path, sql, (root, max_depth),
+        ctx.db_path,
+        sql,
+        (root, max_depth),
         tables=REGULATION_NODES.tables | {"regulation_links"},
     )
     return rows
 
 
 def graph_retriever(
-    ctx: PlatformContext, user: UserRecord, fqn: str, args: dict[str, Any],
+    ctx: PlatformContext,
+    user: UserRecord,
+    fqn: str,
+    args: dict[str, Any],
     max_rows: int | None,
 ) -> dict[str, Any]:
     """authority_trace (upward) or impact_analysis (downward) from ``doc_id``.
@@ -204,7 +209,10 @@ def graph_retriever(
 
 
 def invoke_retriever(
-    ctx: PlatformContext, user: UserRecord, fqn: str, args: dict[str, Any],
+    ctx: PlatformContext,
+    user: UserRecord,
+    fqn: str,
+    args: dict[str, Any],
     max_rows: int | None,
 ) -> dict[str, Any]:
     """Dispatch a retriever by name.

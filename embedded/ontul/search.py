@@ -143,9 +143,7 @@ class SearchIndex:
         """Number of indexed chunks."""
         return len(self.chunk_ids)
 
-    def cached_candidates(
-        self, key: Hashable, load: Callable[[], Collection[int]]
-    ) -> CandidateSet:
+    def cached_candidates(self, key: Hashable, load: Callable[[], Collection[int]]) -> CandidateSet:
         """Return the candidate set remembered under ``key``, loading it on a miss.
 
         Args:
@@ -213,8 +211,9 @@ class SearchIndex:
             return np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.float64)
         hit_rows = np.concatenate([p[0] for p in parts])
         uniq, inverse = np.unique(hit_rows, return_inverse=True)
-        summed = np.bincount(inverse, weights=np.concatenate([p[1] for p in parts]),
-                             minlength=uniq.size)
+        summed = np.bincount(
+            inverse, weights=np.concatenate([p[1] for p in parts]), minlength=uniq.size
+        )
         return uniq, summed
 
     def lexical(self, query: str, cands: CandidateSet) -> list[int]:

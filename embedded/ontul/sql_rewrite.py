@@ -42,14 +42,62 @@ MAX_SQL_CHARS = 20_000
 
 ALLOWED_FUNCTIONS = frozenset(
     {
-        "abs", "avg", "cast", "char", "coalesce", "count", "date", "datetime", "glob",
-        "group_concat", "hex", "ifnull", "iif", "instr", "julianday", "length", "like",
-        "lower", "ltrim", "max", "min", "nullif", "printf", "format", "quote", "replace",
-        "round", "rtrim", "sign", "strftime", "substr", "substring", "sum", "time",
-        "total", "trim", "typeof", "unicode", "upper", "string_agg",
-        "row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile",
-        "lag", "lead", "first_value", "last_value", "nth_value",
-        "unixepoch", "concat", "concat_ws", "likely", "unlikely",
+        "abs",
+        "avg",
+        "cast",
+        "char",
+        "coalesce",
+        "count",
+        "date",
+        "datetime",
+        "glob",
+        "group_concat",
+        "hex",
+        "ifnull",
+        "iif",
+        "instr",
+        "julianday",
+        "length",
+        "like",
+        "lower",
+        "ltrim",
+        "max",
+        "min",
+        "nullif",
+        "printf",
+        "format",
+        "quote",
+        "replace",
+        "round",
+        "rtrim",
+        "sign",
+        "strftime",
+        "substr",
+        "substring",
+        "sum",
+        "time",
+        "total",
+        "trim",
+        "typeof",
+        "unicode",
+        "upper",
+        "string_agg",
+        "row_number",
+        "rank",
+        "dense_rank",
+        "percent_rank",
+        "cume_dist",
+        "ntile",
+        "lag",
+        "lead",
+        "first_value",
+        "last_value",
+        "nth_value",
+        "unixepoch",
+        "concat",
+        "concat_ws",
+        "likely",
+        "unlikely",
     }
 )
 """Functions a caller may use; everything else is refused (and the authorizer agrees)."""
@@ -59,9 +107,23 @@ _FORBIDDEN_NODES: tuple[type[exp.Expression], ...] = tuple(
     for t in (
         getattr(exp, name, None)
         for name in (
-            "Insert", "Update", "Delete", "Create", "Drop", "Alter", "Command",
-            "Pragma", "Attach", "Detach", "Into", "Merge", "Transaction", "Commit",
-            "Rollback", "Set", "Use",
+            "Insert",
+            "Update",
+            "Delete",
+            "Create",
+            "Drop",
+            "Alter",
+            "Command",
+            "Pragma",
+            "Attach",
+            "Detach",
+            "Into",
+            "Merge",
+            "Transaction",
+            "Commit",
+            "Rollback",
+            "Set",
+            "Use",
         )
     )
     if isinstance(t, type)
@@ -157,8 +219,13 @@ class SqlRewriter:
             QueryRefused: The statement is not a single permitted SELECT.
             PolicyDenied: A relation is not granted to the user.
         """
-        key = (sql, user.user_id, repr(user.groups), repr(sorted(user.attrs.items())),
-               str(user.is_admin))
+        key = (
+            sql,
+            user.user_id,
+            repr(user.groups),
+            repr(sorted(user.attrs.items())),
+            str(user.is_admin),
+        )
         with self._lock:
             hit = self._cache.get(key)
             if hit is not None:

@@ -41,22 +41,29 @@ def private_server(
 
 def test_health_and_login(ontul_server: OntulServer) -> None:
     assert requests.get(f"{ontul_server.url}/health", timeout=5).json() == {"status": "ok"}
-    resp = requests.post(f"{ontul_server.url}/admin/auth/login",
-                         json={"username": "hong", "password": persona_password("hong")},
-                         timeout=10)
+    resp = requests.post(
+        f"{ontul_server.url}/admin/auth/login",
+        json={"username": "hong", "password": persona_password("hong")},
+        timeout=10,
+    )
     body = resp.json()
     assert resp.status_code == 200 and body["username"] == "hong" and body["isAdmin"] is False
     assert body["accessToken"] and body["refreshToken"]
-    bad = requests.post(f"{ontul_server.url}/admin/auth/login",
-                        json={"username": "hong", "password": "wrong"}, timeout=10)
+    bad = requests.post(
+        f"{ontul_server.url}/admin/auth/login",
+        json={"username": "hong", "password": "wrong"},
+        timeout=10,
+    )
     assert bad.status_code == 401 and bad.json()["error"]
 
 
 def test_token_expiry_refresh_and_forgery(private_server: tuple[OntulServer, Path]) -> None:
     server, _ = private_server
-    login_body = requests.post(f"{server.url}/admin/auth/login",
-                               json={"username": "hong", "password": persona_password("hong")},
-                               timeout=10).json()
+    login_body = requests.post(
+        f"{server.url}/admin/auth/login",
+        json={"username": "hong", "password": persona_password("hong")},
+        timeout=10,
+    ).json()
     token = login_body["accessToken"]
     q = {"sql": "SELECT 사번 FROM semantic.hr.employees"}
     first = call(server.url, token, "/admin/query/execute", q)
@@ -66,14 +73,23 @@ def test_token_expiry_refresh_and_forgery(private_server: tuple[OntulServer, Pat
         time.sleep(0.05)
     expired = call(server.url, token, "/admin/query/execute", q)
     assert expired.status_code == 401 and "expired" in expired.json()["error"]
-    refreshed = requests.post(f"{server.url}/admin/auth/refresh",
-                              json={"refreshToken": login_body["refreshToken"]}, timeout=10)
+    refreshed = requests.post(
+        f"{server.url}/admin/auth/refresh",
+        json={"refreshToken": login_body["refreshToken"]},
+        timeout=10,
+    )
     assert refreshed.status_code == 200
-    assert call(server.url, refreshed.json()["accessToken"], "/admin/query/execute",
-                q).status_code == 200
+    assert (
+        call(server.url, refreshed.json()["accessToken"], "/admin/query/execute", q).status_code
+        == 200
+    )
     # an access token is not a refresh token, and a forged signature is refused
-    assert requests.post(f"{server.url}/admin/auth/refresh", json={"refreshToken": token},
-                         timeout=10).status_code == 401
+    assert (
+        requests.post(
+            f"{server.url}/admin/auth/refresh", json={"refreshToken": token}, timeout=10
+        ).status_code
+        == 401
+    )
     claims = jwt.decode(token, options={"verify_signature": False})
     claims["exp"] = int(time.time()) + 600
     forged = jwt.encode(claims, "not-the-server-secret-but-32-bytes-long!", algorithm="HS256")
@@ -81,8 +97,9 @@ def test_token_expiry_refresh_and_forgery(private_server: tuple[OntulServer, Pat
     assert resp.status_code == 401 and resp.json()["error"] == "invalid token"
 
 
-def test_disabled_account_revoked_at_once(demo_database: tuple[Path, dict[str, Any]],
-                                          tmp_path: Path) -> None:
+def test_disabled_account_revoked_at_once(
+    demo_database: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
     from embedded.ontul.server import OntulServer
 
     db = copy_database(demo_database[0], tmp_path)
@@ -97,16 +114,19 @@ def test_disabled_account_revoked_at_once(demo_database: tuple[Path, dict[str, A
         conn.close()
         resp = call(server.url, token, "/admin/query/execute", q)
         assert resp.status_code == 401 and resp.json()["error"] == "account disabled"
-        again = requests.post(f"{server.url}/admin/auth/login",
-                              json={"username": "hong", "password": persona_password("hong")},
-                              timeout=10)
+        again = requests.post(
+            f"{server.url}/admin/auth/login",
+            json={"username": "hong", "password": persona_password("hong")},
+            timeout=10,
+        )
         assert again.status_code == 401 and again.json()["error"] == "account disabled"
     finally:
         server.stop()
 
 
-def test_missing_attribute_fails_closed(demo_database: tuple[Path, dict[str, Any]],
-                                        tmp_path: Path) -> None:
+def test_missing_attribute_fails_closed(
+    demo_database: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
     from embedded.ontul.demo_org.passwords import hash_password
     from embedded.ontul.server import OntulServer
 
@@ -122,11 +142,16 @@ def test_missing_attribute_fails_closed(demo_database: tuple[Path, dict[str, Any
     server = OntulServer(db, today=date.today()).start()
     try:
         q = {"sql": "SELECT 사번 FROM semantic.hr.leave_balance"}
-        hong = call(server.url, login(server.url, "hong", persona_password("hong")),
-                    "/admin/query/execute", q).json()
+        hong = call(
+            server.url,
+            login(server.url, "hong", persona_password("hong")),
+            "/admin/query/execute",
+            q,
+        ).json()
         assert hong["status"] == "ok" and hong["rowCount"] > 0
-        blank = call(server.url, login(server.url, "noattr", "pw-noattr"),
-                     "/admin/query/execute", q).json()
+        blank = call(
+            server.url, login(server.url, "noattr", "pw-noattr"), "/admin/query/execute", q
+        ).json()
         assert blank["status"] == "ok" and blank["rowCount"] == 0
     finally:
         server.stop()
@@ -142,9 +167,12 @@ def test_object_query_policy(
     for persona in ("hong", "park"):
         assert call(ontul_server.url, token_of(persona), OBJECTS, body).json()["rows"] == []
     cc = ground_truth["childcare"]
-    mine = call(ontul_server.url, token_of("hong"), OBJECTS,
-                {"filters": {"doc_no": cc["doc_no"]}, "select": ["title", "latest_version"],
-                 "limit": 1}).json()
+    mine = call(
+        ontul_server.url,
+        token_of("hong"),
+        OBJECTS,
+        {"filters": {"doc_no": cc["doc_no"]}, "select": ["title", "latest_version"], "limit": 1},
+    ).json()
     assert mine["rows"] == [[cc["title"], 3]]
 
 
@@ -169,12 +197,20 @@ def test_links_policy(
         assert cho["rows"], path
         for persona in ("hong", "park"):
             assert call(ontul_server.url, token_of(persona), path, body).json()["rows"] == []
-    up = call(ontul_server.url, token_of("cho"), DERIVES,
-              {"sourceKey": r["doc_no"], "limit": 50, "maxDepth": 5}).json()
+    up = call(
+        ontul_server.url,
+        token_of("cho"),
+        DERIVES,
+        {"sourceKey": r["doc_no"], "limit": 50, "maxDepth": 5},
+    ).json()
     assert up["mode"] == "GRAPH" and r["parent_doc_no"] in {row[1] for row in up["rows"]}
     cc = ground_truth["childcare"]
-    versions = call(ontul_server.url, token_of("hong"), HAS_VERSION,
-                    {"sourceKey": cc["doc_no"], "limit": 50, "maxDepth": 1}).json()
+    versions = call(
+        ontul_server.url,
+        token_of("hong"),
+        HAS_VERSION,
+        {"sourceKey": cc["doc_no"], "limit": 50, "maxDepth": 1},
+    ).json()
     assert versions["mode"] == "JOIN"
     by_version = {row[2]: row for row in versions["rows"]}
     assert by_version[3][4] == cc["current_effective"] and by_version[3][7] == 1
@@ -204,17 +240,20 @@ def test_action_replay_writes_one_row(private_server: tuple[OntulServer, Path]) 
     # The scenario runner checks the ledger as admin through the SQL endpoint;
     # the same statement from hong names a table no policy exposes.
     count = "SELECT count(*) FROM revision_requests WHERE doc_no = 'HR-REG-003' AND version = 3"
-    as_admin = call(server.url, login(server.url, "admin"), "/admin/query/execute",
-                    {"sql": count}).json()
+    as_admin = call(
+        server.url, login(server.url, "admin"), "/admin/query/execute", {"sql": count}
+    ).json()
     assert as_admin["status"] == "ok", as_admin
     assert as_admin["rows"] == [[1]]
-    as_hong = call(server.url, login(server.url, "hong", hong_pw), "/admin/query/execute",
-                   {"sql": count}).json()
+    as_hong = call(
+        server.url, login(server.url, "hong", hong_pw), "/admin/query/execute", {"sql": count}
+    ).json()
     assert as_hong["status"] == "error"
     assert "unknown relation revision_requests" in as_hong["error"]
     token = login(server.url, "hong", hong_pw)
-    missing = call(server.url, token, ACTION,
-                   {"args": {**args, "doc_no": "HR-GDL-003", "version": 1}})
+    missing = call(
+        server.url, token, ACTION, {"args": {**args, "doc_no": "HR-GDL-003", "version": 1}}
+    )
     assert missing.status_code == 404
     bad = call(server.url, token, ACTION, {"args": {"doc_no": "HR-REG-003", "version": "3"}})
     assert bad.status_code == 400
@@ -234,13 +273,17 @@ def test_action_replay_writes_one_row(private_server: tuple[OntulServer, Path]) 
     ],
 )
 def test_bad_input_is_4xx_json(
-    ontul_server: OntulServer, token_of: Callable[[str], str],
-    path: str, data: bytes, status: int,
+    ontul_server: OntulServer,
+    token_of: Callable[[str], str],
+    path: str,
+    data: bytes,
+    status: int,
 ) -> None:
     resp = requests.post(
-        f"{ontul_server.url}{path}", data=data, timeout=10,
-        headers={"Authorization": f"Bearer {token_of('hong')}",
-                 "Content-Type": "application/json"},
+        f"{ontul_server.url}{path}",
+        data=data,
+        timeout=10,
+        headers={"Authorization": f"Bearer {token_of('hong')}", "Content-Type": "application/json"},
     )
     assert resp.status_code == status
     assert resp.json()["error"]
@@ -249,6 +292,10 @@ def test_bad_input_is_4xx_json(
 @pytest.mark.parametrize("header", [None, "Bearer nonsense", "Basic abc"])
 def test_missing_or_bad_token_401(ontul_server: OntulServer, header: str | None) -> None:
     headers = {"Authorization": header} if header else {}
-    resp = requests.post(f"{ontul_server.url}/admin/query/execute", json={"sql": "SELECT 1"},
-                         headers=headers, timeout=10)
+    resp = requests.post(
+        f"{ontul_server.url}/admin/query/execute",
+        json={"sql": "SELECT 1"},
+        headers=headers,
+        timeout=10,
+    )
     assert resp.status_code == 401 and resp.json()["error"]

@@ -47,8 +47,11 @@ def test_version_in_force_on_as_of(
     ontul_server: OntulServer, token_of: Callable[[str], str], ground_truth: dict[str, Any]
 ) -> None:
     cc = ground_truth["childcare"]
-    past = records(invoke(ontul_server, token_of("hong"), SEARCH,
-                          {"q": "육아휴직 기간", "as_of": "2025-01-10"}))
+    past = records(
+        invoke(
+            ontul_server, token_of("hong"), SEARCH, {"q": "육아휴직 기간", "as_of": "2025-01-10"}
+        )
+    )
     assert {h["version"] for h in past if h["doc_no"] == cc["doc_no"]} == {2}
     now = records(invoke(ontul_server, token_of("hong"), SEARCH, {"q": "육아휴직 기간"}))
     current = [h for h in now if h["doc_no"] == cc["doc_no"]]
@@ -151,8 +154,11 @@ def test_graph_walk_is_cycle_safe(
     ],
 )
 def test_bad_retriever_input(
-    ontul_server: OntulServer, token_of: Callable[[str], str],
-    path: str, body: dict[str, Any], status: int,
+    ontul_server: OntulServer,
+    token_of: Callable[[str], str],
+    path: str,
+    body: dict[str, Any],
+    status: int,
 ) -> None:
     resp = call(ontul_server.url, token_of("hong"), path, body)
     assert resp.status_code == status
@@ -160,8 +166,10 @@ def test_bad_retriever_input(
 
 
 def test_hidden_rows_never_influence_ranking(
-    ontul_server: OntulServer, token_of: Callable[[str], str],
-    demo_database: tuple[Path, dict[str, Any]], tmp_path: Path,
+    ontul_server: OntulServer,
+    token_of: Callable[[str], str],
+    demo_database: tuple[Path, dict[str, Any]],
+    tmp_path: Path,
 ) -> None:
     """Many more restricted chunks full of the query's terms: cho's ranking moves,
     hong's (who cannot see them) stays identical to the last digit."""

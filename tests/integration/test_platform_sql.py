@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 
 HONG, PARK, CHO = "20170003", "20150010", "20090001"
 HR_RELATIONS = [
-    "semantic.hr.employees", "semantic.hr.leave_balance", "semantic.hr.expenses",
+    "semantic.hr.employees",
+    "semantic.hr.leave_balance",
+    "semantic.hr.expenses",
 ]
 
 
@@ -45,12 +47,17 @@ def direct(db: Path, statement: str) -> list[tuple[Any, ...]]:
 
 @pytest.mark.parametrize("relation", HR_RELATIONS)
 def test_hr_row_filters_per_persona(
-    ontul_server: OntulServer, token_of: Callable[[str], str],
-    demo_database: tuple[Path, dict[str, Any]], relation: str,
+    ontul_server: OntulServer,
+    token_of: Callable[[str], str],
+    demo_database: tuple[Path, dict[str, Any]],
+    relation: str,
 ) -> None:
     db = demo_database[0]
-    table = {"semantic.hr.employees": "hr_employees", "semantic.hr.leave_balance": "hr_leave",
-             "semantic.hr.expenses": "hr_expenses"}[relation]
+    table = {
+        "semantic.hr.employees": "hr_employees",
+        "semantic.hr.leave_balance": "hr_leave",
+        "semantic.hr.expenses": "hr_expenses",
+    }[relation]
     q = f"SELECT 사번, 부서코드 FROM {relation} ORDER BY 사번"
     everyone = rows(ontul_server, token_of("cho"), q)
     assert len(everyone) == direct(db, f"SELECT count(*) FROM {table}")[0][0]
@@ -65,7 +72,7 @@ def test_hr_row_filters_per_persona(
 def test_filters_apply_before_aggregates_and_or(
     ontul_server: OntulServer, token_of: Callable[[str], str]
 ) -> None:
-    q = (f"SELECT count(*) FROM semantic.hr.employees WHERE 사번 = '{CHO}' OR 1 = 1")
+    q = f"SELECT count(*) FROM semantic.hr.employees WHERE 사번 = '{CHO}' OR 1 = 1"
     assert rows(ontul_server, token_of("cho"), q)[0][0] > 1
     assert rows(ontul_server, token_of("hong"), q)[0][0] == 1
     q2 = f"SELECT 성명 FROM semantic.hr.employees WHERE 사번 = '{CHO}'"
@@ -102,7 +109,8 @@ def test_denied_column_in_every_position(
 
 
 def test_star_expands_without_denied_column_and_masks_phone(
-    ontul_server: OntulServer, token_of: Callable[[str], str],
+    ontul_server: OntulServer,
+    token_of: Callable[[str], str],
     demo_database: tuple[Path, dict[str, Any]],
 ) -> None:
     raw_phone, nid = direct(
@@ -132,14 +140,21 @@ def test_restricted_regulation_hidden_in_sql(
 
 @pytest.mark.parametrize("persona", ["hong", "park"])
 def test_no_canary_in_select_star(
-    ontul_server: OntulServer, token_of: Callable[[str], str],
-    ground_truth: dict[str, Any], persona: str,
+    ontul_server: OntulServer,
+    token_of: Callable[[str], str],
+    ground_truth: dict[str, Any],
+    persona: str,
 ) -> None:
     canaries = ground_truth["canaries"][persona]
     assert canaries
     seen = ""
-    for relation in [*HR_RELATIONS, "semantic.hr.purchase_orders", "semantic.reg.doc_index",
-                     "semantic.reg.version_history", "semantic.reg.pending_revisions"]:
+    for relation in [
+        *HR_RELATIONS,
+        "semantic.hr.purchase_orders",
+        "semantic.reg.doc_index",
+        "semantic.reg.version_history",
+        "semantic.reg.pending_revisions",
+    ]:
         data = sql(ontul_server, token_of(persona), f"SELECT * FROM {relation}")
         if data["status"] == "ok":
             seen += repr(data["rows"])
@@ -170,8 +185,10 @@ def test_refused_statements(
 
 @pytest.mark.parametrize("persona", ["hong", "park", "cho"])
 def test_physical_tables_for_admin_only(
-    ontul_server: OntulServer, token_of: Callable[[str], str],
-    demo_database: tuple[Path, dict[str, Any]], persona: str,
+    ontul_server: OntulServer,
+    token_of: Callable[[str], str],
+    demo_database: tuple[Path, dict[str, Any]],
+    persona: str,
 ) -> None:
     q = "SELECT count(*), min(비고) FROM hr_employees"
     expected = [list(direct(demo_database[0], q)[0])]
@@ -216,11 +233,17 @@ def test_audit_records_allow_and_deny(
     assert resp.status_code in (403, 405)
     import requests
 
-    denied = requests.get(f"{ontul_server.url}/admin/audit?user=hong",
-                          headers={"Authorization": f"Bearer {token_of('hong')}"}, timeout=10)
+    denied = requests.get(
+        f"{ontul_server.url}/admin/audit?user=hong",
+        headers={"Authorization": f"Bearer {token_of('hong')}"},
+        timeout=10,
+    )
     assert denied.status_code == 403
-    ok = requests.get(f"{ontul_server.url}/admin/audit?user=hong&limit=50",
-                      headers={"Authorization": f"Bearer {token_of('admin')}"}, timeout=10)
+    ok = requests.get(
+        f"{ontul_server.url}/admin/audit?user=hong&limit=50",
+        headers={"Authorization": f"Bearer {token_of('admin')}"},
+        timeout=10,
+    )
     assert ok.status_code == 200
     audit = ok.json()["rows"]
     assert {r["decision"] for r in audit} >= {"ALLOW", "DENY"}
@@ -228,20 +251,38 @@ def test_audit_records_allow_and_deny(
 
 
 _COLS = ["사번", "성명", "부서코드", "직급", "연락처", "입사일", "비고"]
-_PRED = st.sampled_from([
-    "1=1", "사번 <> ''", f"사번 = '{CHO}'", "부서코드 = 'HR'", "부서코드 <> 'DEV'",
-    "성명 LIKE '%'", "1=1 OR 1=1", "NOT (사번 = '')", "사번 IN (SELECT 사번 FROM "
-    "semantic.hr.leave_balance)", "length(성명) > 0",
-])
+_PRED = st.sampled_from(
+    [
+        "1=1",
+        "사번 <> ''",
+        f"사번 = '{CHO}'",
+        "부서코드 = 'HR'",
+        "부서코드 <> 'DEV'",
+        "성명 LIKE '%'",
+        "1=1 OR 1=1",
+        "NOT (사번 = '')",
+        "사번 IN (SELECT 사번 FROM semantic.hr.leave_balance)",
+        "length(성명) > 0",
+    ]
+)
 
 
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(cols=st.lists(st.sampled_from(_COLS), min_size=1, max_size=4), pred=_PRED,
-       join=st.booleans(), union=st.booleans())
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    cols=st.lists(st.sampled_from(_COLS), min_size=1, max_size=4),
+    pred=_PRED,
+    join=st.booleans(),
+    union=st.booleans(),
+)
 def test_fuzz_hong_only_ever_sees_himself(
-    ontul_server: OntulServer, token_of: Callable[[str], str],
-    cols: list[str], pred: str, join: bool, union: bool,
+    ontul_server: OntulServer,
+    token_of: Callable[[str], str],
+    cols: list[str],
+    pred: str,
+    join: bool,
+    union: bool,
 ) -> None:
     select = ", ".join(f"e.{c}" for c in cols)
     q = f"SELECT e.사번 AS k, {select} FROM semantic.hr.employees e"
@@ -249,9 +290,11 @@ def test_fuzz_hong_only_ever_sees_himself(
         q += " JOIN semantic.hr.leave_balance l ON l.사번 = e.사번"
     q += f" WHERE {pred.replace('사번', 'e.사번').replace('성명', 'e.성명')}"
     if union:
-        q += " UNION ALL SELECT 사번, " + ", ".join(
-            c if c in ("사번", "부서코드", "비고") else "NULL" for c in cols
-        ) + " FROM semantic.hr.leave_balance"
+        q += (
+            " UNION ALL SELECT 사번, "
+            + ", ".join(c if c in ("사번", "부서코드", "비고") else "NULL" for c in cols)
+            + " FROM semantic.hr.leave_balance"
+        )
     resp = call(ontul_server.url, token_of("hong"), "/admin/query/execute", {"sql": q})
     assert resp.status_code == 200
     data = resp.json()

@@ -24,23 +24,71 @@ CANARY_RE = re.compile(r"CANARY-[0-9a-f]{8}")
 NATIONAL_ID_RE = re.compile(r"\d{6}-[1-4]\d{6}")
 
 CONTRACT_COLUMNS = {
-    "users": ["user_id", "display_name", "password_salt", "password_hash", "is_admin", "active",
-              "groups", "attrs"],
-    "regulations": ["doc_no", "title", "doc_class", "tier", "owner_dept", "citable",
-                    "sensitivity"],
-    "regulation_versions": ["doc_no", "version", "status", "effective_from", "effective_to",
-                            "stated_from", "date_mismatch", "summary"],
-    "regulation_chunks": ["chunk_id", "doc_no", "version", "article_no", "article_title", "body",
-                          "body_redacted"],
+    "users": [
+        "user_id",
+        "display_name",
+        "password_salt",
+        "password_hash",
+        "is_admin",
+        "active",
+        "groups",
+        "attrs",
+    ],
+    "regulations": ["doc_no", "title", "doc_class", "tier", "owner_dept", "citable", "sensitivity"],
+    "regulation_versions": [
+        "doc_no",
+        "version",
+        "status",
+        "effective_from",
+        "effective_to",
+        "stated_from",
+        "date_mismatch",
+        "summary",
+    ],
+    "regulation_chunks": [
+        "chunk_id",
+        "doc_no",
+        "version",
+        "article_no",
+        "article_title",
+        "body",
+        "body_redacted",
+    ],
     "regulation_links": ["child_doc_no", "parent_doc_no"],
-    "hr_employees": ["사번", "성명", "부서코드", "직급", "연락처", "주민등록번호", "입사일",
-                     "비고"],
+    "hr_employees": [
+        "사번",
+        "성명",
+        "부서코드",
+        "직급",
+        "연락처",
+        "주민등록번호",
+        "입사일",
+        "비고",
+    ],
     "hr_leave": ["사번", "부서코드", "휴가유형", "연도", "사용일수", "비고"],
-    "hr_expenses": ["청구번호", "사번", "부서코드", "유형", "지역", "숙박일수", "금액", "청구일",
-                    "상태", "비고"],
+    "hr_expenses": [
+        "청구번호",
+        "사번",
+        "부서코드",
+        "유형",
+        "지역",
+        "숙박일수",
+        "금액",
+        "청구일",
+        "상태",
+        "비고",
+    ],
     "hr_purchase_orders": ["발주번호", "부서코드", "요청자사번", "품목", "금액", "상태", "비고"],
-    "revision_requests": ["request_id", "doc_no", "version", "reason", "requested_by",
-                          "idempotency_key", "status", "created_at"],
+    "revision_requests": [
+        "request_id",
+        "doc_no",
+        "version",
+        "reason",
+        "requested_by",
+        "idempotency_key",
+        "status",
+        "created_at",
+    ],
     "audit_log": ["id", "ts", "user_id", "action", "resource", "decision", "query"],
 }
 
@@ -94,7 +142,9 @@ def test_personas(db: sqlite3.Connection, truth: dict[str, Any]) -> None:
     for user, (name, emp_no, dept, clearance, groups) in expected.items():
         display, salt, hashed, is_admin, active, groups_json, attrs = db.execute(
             "SELECT display_name, password_salt, password_hash, is_admin, active, groups, attrs "
-            "FROM users WHERE user_id = ?", (user,)).fetchone()
+            "FROM users WHERE user_id = ?",
+            (user,),
+        ).fetchone()
         assert (display, is_admin, active) == (name, 0, 1)
         assert json.loads(groups_json) == groups
         assert json.loads(attrs) == {"emp_no": emp_no, "dept": dept, "clearance": clearance}
@@ -105,7 +155,9 @@ def test_personas(db: sqlite3.Connection, truth: dict[str, Any]) -> None:
         assert truth["personas"][user]["emp_no"] == emp_no
         assert _one(db, "SELECT 성명 FROM hr_employees WHERE 사번 = ?", emp_no) == name
     assert db.execute("SELECT is_admin, groups FROM users WHERE user_id='admin'").fetchone() == (
-        1, '["admins"]')
+        1,
+        '["admins"]',
+    )
     assert _one(db, "SELECT active FROM users WHERE user_id='kim'") == 0
     admin = db.execute("SELECT password_salt, password_hash FROM users WHERE user_id='admin'")
     assert verify_password(*admin.fetchone(), truth["personas"]["admin"]["password"])
@@ -125,38 +177,63 @@ def test_corpus_size_and_classes(db: sqlite3.Connection, truth: dict[str, Any]) 
     assert all(pattern.match(r[0]) for r in db.execute("SELECT doc_no FROM regulations"))
     tiers = dict(db.execute("SELECT DISTINCT doc_class, tier FROM regulations").fetchall())
     assert tiers == {"RULE": 1, "REGULATION": 2, "GUIDELINE": 3, "MINUTES": 9}
-    orphans = db.execute("SELECT parent_doc_no FROM regulation_links WHERE parent_doc_no NOT IN "
-                         "(SELECT doc_no FROM regulations)").fetchall()
+    orphans = db.execute(
+        "SELECT parent_doc_no FROM regulation_links WHERE parent_doc_no NOT IN "
+        "(SELECT doc_no FROM regulations)"
+    ).fetchall()
     assert orphans == []
-    assert _one(db, "SELECT count(*) FROM regulation_versions WHERE status = 'APPROVED' AND "
-                "effective_from > ? AND doc_no <> 'HR-REG-003'", TODAY.isoformat()) == 0
+    assert (
+        _one(
+            db,
+            "SELECT count(*) FROM regulation_versions WHERE status = 'APPROVED' AND "
+            "effective_from > ? AND doc_no <> 'HR-REG-003'",
+            TODAY.isoformat(),
+        )
+        == 0
+    )
 
 
 def test_childcare_versions(db: sqlite3.Connection, truth: dict[str, Any]) -> None:
     cc = truth["childcare"]
     assert (cc["superseded_days"], cc["current_days"], cc["next_days"]) == (15, 20, 25)
-    rows = {r[0]: r[1:] for r in db.execute(
-        "SELECT version, status, effective_from, effective_to, stated_from, date_mismatch "
-        "FROM regulation_versions WHERE doc_no = 'HR-REG-003' ORDER BY version")}
+    rows = {
+        r[0]: r[1:]
+        for r in db.execute(
+            "SELECT version, status, effective_from, effective_to, stated_from, date_mismatch "
+            "FROM regulation_versions WHERE doc_no = 'HR-REG-003' ORDER BY version"
+        )
+    }
     assert sorted(rows) == [1, 2, 3, 4, 5]
     next_from = (TODAY + timedelta(days=21)).isoformat()
     assert rows[2][:3] == ("APPROVED", "2023-07-01", "2025-03-14")
-    assert rows[3] == ("APPROVED", "2025-03-15", (TODAY + timedelta(days=20)).isoformat(),
-                       "2025-01-01", 1)
+    assert rows[3] == (
+        "APPROVED",
+        "2025-03-15",
+        (TODAY + timedelta(days=20)).isoformat(),
+        "2025-01-01",
+        1,
+    )
     assert rows[4][:3] == ("APPROVED", next_from, None)
     assert rows[5][:3] == ("DRAFT", None, None)
     assert cc["next_effective"] == next_from
     assert (cc["current_effective"], cc["current_stated"]) == ("2025-03-15", "2025-01-01")
     all_days = {v: d for v, d in zip(range(1, 6), (10, 15, 20, 25, 30), strict=True)}
     for version, days in all_days.items():
-        text = " ".join(r[0] for r in db.execute(
-            "SELECT body FROM regulation_chunks WHERE doc_no='HR-REG-003' AND version=?",
-            (version,)))
+        text = " ".join(
+            r[0]
+            for r in db.execute(
+                "SELECT body FROM regulation_chunks WHERE doc_no='HR-REG-003' AND version=?",
+                (version,),
+            )
+        )
         assert f"최대 {days}일의 육아휴직" in text
         for other in set(all_days.values()) - {days}:
             assert f"{other}일" not in text, (version, other)
-    addendum = _one(db, "SELECT body FROM regulation_chunks WHERE doc_no='HR-REG-003' AND "
-                    "version=3 AND article_no='부칙'")
+    addendum = _one(
+        db,
+        "SELECT body FROM regulation_chunks WHERE doc_no='HR-REG-003' AND "
+        "version=3 AND article_no='부칙'",
+    )
     assert "2025년 1월 1일부터 시행한다" in addendum
 
 
@@ -165,10 +242,14 @@ def test_v4_follows_today(tmp_path: Path) -> None:
     truth = build_demo_database(tmp_path / "demo.sqlite", other)
     assert truth["childcare"]["next_effective"] == "2025-10-01"
     with sqlite3.connect(tmp_path / "demo.sqlite") as conn:
-        start, end = conn.execute("SELECT effective_from, effective_to FROM regulation_versions "
-                                  "WHERE doc_no='HR-REG-003' AND version=4").fetchone()
-        v3_end = _one(conn, "SELECT effective_to FROM regulation_versions "
-                      "WHERE doc_no='HR-REG-003' AND version=3")
+        start, end = conn.execute(
+            "SELECT effective_from, effective_to FROM regulation_versions "
+            "WHERE doc_no='HR-REG-003' AND version=4"
+        ).fetchone()
+        v3_end = _one(
+            conn,
+            "SELECT effective_to FROM regulation_versions WHERE doc_no='HR-REG-003' AND version=3",
+        )
     assert (start, end, v3_end) == ("2025-10-01", None, "2025-09-30")
 
 
@@ -181,8 +262,9 @@ def test_demo_employee_leave(db: sqlite3.Connection, truth: dict[str, Any]) -> N
     assert demo["wrong_remaining"] == truth["childcare"]["superseded_days"] - used == 3
     cho = _one(db, childcare, "20090001")
     assert cho == truth["hr"]["hr_officer_childcare_used"] != used
-    dev = _one(db, "SELECT count(DISTINCT 사번) FROM hr_leave WHERE 부서코드='DEV' AND "
-               "휴가유형='육아휴직'")
+    dev = _one(
+        db, "SELECT count(DISTINCT 사번) FROM hr_leave WHERE 부서코드='DEV' AND 휴가유형='육아휴직'"
+    )
     assert dev >= 5
     assert _one(db, "SELECT count(*) FROM hr_leave WHERE 휴가유형='연차'") >= 40
 
@@ -201,12 +283,16 @@ def test_employees(db: sqlite3.Connection) -> None:
 
 def test_restricted_discipline_guideline(db: sqlite3.Connection, truth: dict[str, Any]) -> None:
     assert truth["restricted"]["doc_no"] == "HR-GDL-003"
-    assert db.execute("SELECT title, sensitivity FROM regulations WHERE doc_no='HR-GDL-003'"
-                      ).fetchone() == ("징계 양정기준", "대외비")
-    assert _one(db, "SELECT parent_doc_no FROM regulation_links WHERE child_doc_no='HR-GDL-003'"
-                ) == "HR-REG-001"
-    bodies = [r[0] for r in db.execute(
-        "SELECT body FROM regulation_chunks WHERE doc_no='HR-GDL-003'")]
+    assert db.execute(
+        "SELECT title, sensitivity FROM regulations WHERE doc_no='HR-GDL-003'"
+    ).fetchone() == ("징계 양정기준", "대외비")
+    assert (
+        _one(db, "SELECT parent_doc_no FROM regulation_links WHERE child_doc_no='HR-GDL-003'")
+        == "HR-REG-001"
+    )
+    bodies = [
+        r[0] for r in db.execute("SELECT body FROM regulation_chunks WHERE doc_no='HR-GDL-003'")
+    ]
     assert bodies
     for body in bodies:
         (marker,) = CANARY_RE.findall(body)
@@ -218,8 +304,9 @@ def test_restricted_discipline_guideline(db: sqlite3.Connection, truth: dict[str
 def _ancestors(db: sqlite3.Connection, doc_no: str) -> list[str]:
     chain = [doc_no]
     while True:
-        row = db.execute("SELECT parent_doc_no FROM regulation_links WHERE child_doc_no=?",
-                         (chain[-1],)).fetchone()
+        row = db.execute(
+            "SELECT parent_doc_no FROM regulation_links WHERE child_doc_no=?", (chain[-1],)
+        ).fetchone()
         if row is None:
             return chain
         chain.append(row[0])
@@ -234,8 +321,12 @@ def test_authority_chain(db: sqlite3.Connection, truth: dict[str, Any]) -> None:
 
 def test_impact_of_security_regulation(db: sqlite3.Connection, truth: dict[str, Any]) -> None:
     assert _one(db, "SELECT title FROM regulations WHERE doc_no='SEC-REG-001'") == "정보보안규정"
-    direct = {r[0] for r in db.execute(
-        "SELECT child_doc_no FROM regulation_links WHERE parent_doc_no='SEC-REG-001'")}
+    direct = {
+        r[0]
+        for r in db.execute(
+            "SELECT child_doc_no FROM regulation_links WHERE parent_doc_no='SEC-REG-001'"
+        )
+    }
     assert {"SEC-GDL-001", "SEC-GDL-002", "SEC-GDL-003"} <= direct
     assert set(truth["impact"]["direct"]) == direct
     deeper = set(truth["impact"]["dependents"]) - direct
@@ -244,12 +335,20 @@ def test_impact_of_security_regulation(db: sqlite3.Connection, truth: dict[str, 
 
 def test_lodging_claim_exceeds_cap(db: sqlite3.Connection, truth: dict[str, Any]) -> None:
     exp = truth["expense"]
-    current = _one(db, "SELECT version FROM regulation_versions WHERE doc_no='FIN-GDL-001' AND "
-                   "effective_from <= ? AND (effective_to IS NULL OR effective_to >= ?)",
-                   TODAY.isoformat(), TODAY.isoformat())
+    current = _one(
+        db,
+        "SELECT version FROM regulation_versions WHERE doc_no='FIN-GDL-001' AND "
+        "effective_from <= ? AND (effective_to IS NULL OR effective_to >= ?)",
+        TODAY.isoformat(),
+        TODAY.isoformat(),
+    )
     assert current == exp["version"]
-    text = _one(db, "SELECT body FROM regulation_chunks WHERE doc_no='FIN-GDL-001' AND version=? "
-                "AND article_title='숙박비 상한'", current)
+    text = _one(
+        db,
+        "SELECT body FROM regulation_chunks WHERE doc_no='FIN-GDL-001' AND version=? "
+        "AND article_title='숙박비 상한'",
+        current,
+    )
     match = re.search(r"서울 1박당 ([\d,]+)원", text)
     assert match is not None
     cap = int(match.group(1).replace(",", ""))
@@ -259,12 +358,19 @@ def test_lodging_claim_exceeds_cap(db: sqlite3.Connection, truth: dict[str, Any]
     assert (region, nights, amount) == (exp["region"], exp["nights"], exp["amount"])
     assert amount > cap * nights
     assert (exp["cap_per_night"], exp["excess"], exp["compliant"]) == (
-        cap, amount - cap * nights, False)
+        cap,
+        amount - cap * nights,
+        False,
+    )
 
 
 def test_purchase_ceilings(db: sqlite3.Connection, truth: dict[str, Any]) -> None:
-    text = _one(db, "SELECT body FROM regulation_chunks WHERE doc_no='PUR-GDL-001' AND version=? "
-                "AND article_title='금액별 결재권자'", truth["purchase"]["version"])
+    text = _one(
+        db,
+        "SELECT body FROM regulation_chunks WHERE doc_no='PUR-GDL-001' AND version=? "
+        "AND article_title='금액별 결재권자'",
+        truth["purchase"]["version"],
+    )
     assert "500만원(5,000,000원) 이상 3천만원(30,000,000원) 미만: 본부장" in text
     assert truth["purchase"]["example_approver"] == "본부장"
     assert _one(db, "SELECT count(*) FROM hr_purchase_orders WHERE 금액 = 10000000") == 1
@@ -272,10 +378,13 @@ def test_purchase_ceilings(db: sqlite3.Connection, truth: dict[str, Any]) -> Non
 
 def test_notice_prose_and_redaction(db: sqlite3.Connection, truth: dict[str, Any]) -> None:
     notice = truth["notice"]
-    assert db.execute("SELECT doc_class, citable, sensitivity FROM regulations WHERE doc_no=?",
-                      (notice["doc_no"],)).fetchone() == ("GUIDELINE", 1, "일반")
-    rows = db.execute("SELECT body, body_redacted FROM regulation_chunks WHERE doc_no=?",
-                      (notice["doc_no"],)).fetchall()
+    assert db.execute(
+        "SELECT doc_class, citable, sensitivity FROM regulations WHERE doc_no=?",
+        (notice["doc_no"],),
+    ).fetchone() == ("GUIDELINE", 1, "일반")
+    rows = db.execute(
+        "SELECT body, body_redacted FROM regulation_chunks WHERE doc_no=?", (notice["doc_no"],)
+    ).fetchall()
     body = " ".join(r[0] for r in rows)
     redacted = " ".join(r[1] for r in rows)
     assert notice["phone"] in body and notice["national_id"] in body
@@ -286,24 +395,33 @@ def test_notice_prose_and_redaction(db: sqlite3.Connection, truth: dict[str, Any
     assert differing == sum(1 for b, r in rows if b != r) == 2
 
 
-def test_minutes_are_not_citable_but_on_topic(db: sqlite3.Connection,
-                                              truth: dict[str, Any]) -> None:
+def test_minutes_are_not_citable_but_on_topic(
+    db: sqlite3.Connection, truth: dict[str, Any]
+) -> None:
     minutes = truth["minutes"]["doc_nos"]
     assert len(minutes) >= 3
     rows = db.execute("SELECT doc_no, citable FROM regulations WHERE doc_class='MINUTES'")
     assert dict(rows.fetchall()) == dict.fromkeys(minutes, 0)
-    text = " ".join(r[0] for r in db.execute(
-        "SELECT body FROM regulation_chunks c JOIN regulations r USING (doc_no) "
-        "WHERE r.doc_class='MINUTES'"))
+    text = " ".join(
+        r[0]
+        for r in db.execute(
+            "SELECT body FROM regulation_chunks c JOIN regulations r USING (doc_no) "
+            "WHERE r.doc_class='MINUTES'"
+        )
+    )
     for topic in ("육아휴직", "징계", "출장"):
         assert topic in text
 
 
 def test_canaries_are_unique_and_present(db: sqlite3.Connection, truth: dict[str, Any]) -> None:
-    texts = [r[0] for r in db.execute(
-        "SELECT 비고 FROM hr_employees UNION ALL SELECT 비고 FROM hr_leave UNION ALL "
-        "SELECT 비고 FROM hr_expenses UNION ALL SELECT 비고 FROM hr_purchase_orders UNION ALL "
-        "SELECT body FROM regulation_chunks")]
+    texts = [
+        r[0]
+        for r in db.execute(
+            "SELECT 비고 FROM hr_employees UNION ALL SELECT 비고 FROM hr_leave UNION ALL "
+            "SELECT 비고 FROM hr_expenses UNION ALL SELECT 비고 FROM hr_purchase_orders UNION ALL "
+            "SELECT body FROM regulation_chunks"
+        )
+    ]
     markers = [m for t in texts for m in CANARY_RE.findall(t)]
     assert len(markers) == len(set(markers)) > 100
     listed = {m for values in truth["canaries"].values() for m in values if CANARY_RE.match(m)}
@@ -318,13 +436,16 @@ def test_canaries_are_unique_and_present(db: sqlite3.Connection, truth: dict[str
 def _visible_text(db: sqlite3.Connection, persona: str) -> str:
     """Everything the policies let ``persona`` see, by the documented policy rules."""
     parts: list[str] = []
-    hr_filter = {"hong": ("사번", "'20170003'"), "park": ("부서코드", "'DEV'"),
-                 "cho": ("1", "1")}[persona]
+    hr_filter = {"hong": ("사번", "'20170003'"), "park": ("부서코드", "'DEV'"), "cho": ("1", "1")}[
+        persona
+    ]
     general = persona in ("hong", "park")
     column, value = hr_filter
     phone = "substr(연락처, 1, 4) || '****-****'" if general else "연락처"
-    for row in db.execute(f"SELECT 사번, 성명, 부서코드, 직급, {phone}, 입사일, 비고 "
-                          f"FROM hr_employees WHERE {column} = {value}"):
+    for row in db.execute(
+        f"SELECT 사번, 성명, 부서코드, 직급, {phone}, 입사일, 비고 "
+        f"FROM hr_employees WHERE {column} = {value}"
+    ):
         parts.extend(map(str, row))
     for table in ("hr_leave", "hr_expenses"):
         for row in db.execute(f"SELECT * FROM {table} WHERE {column} = {value}"):
@@ -334,27 +455,33 @@ def _visible_text(db: sqlite3.Connection, persona: str) -> str:
         parts.extend(map(str, row))
     restricted = "" if persona == "cho" else "WHERE r.sensitivity <> '대외비'"
     body = "c.body_redacted" if general else "c.body"
-    for row in db.execute(f"SELECT r.doc_no, r.title, {body}, c.article_title "
-                          f"FROM regulation_chunks c JOIN regulations r USING (doc_no) "
-                          f"{restricted}"):
+    for row in db.execute(
+        f"SELECT r.doc_no, r.title, {body}, c.article_title "
+        f"FROM regulation_chunks c JOIN regulations r USING (doc_no) "
+        f"{restricted}"
+    ):
         parts.extend(map(str, row))
-    for row in db.execute("SELECT v.summary FROM regulation_versions v JOIN regulations r "
-                          f"USING (doc_no) {restricted}"):
+    for row in db.execute(
+        "SELECT v.summary FROM regulation_versions v JOIN regulations r "
+        f"USING (doc_no) {restricted}"
+    ):
         parts.append(str(row[0]))
     return "\n".join(parts)
 
 
 @pytest.mark.parametrize("persona", ["hong", "park", "cho"])
-def test_no_canary_in_what_the_persona_may_see(db: sqlite3.Connection, truth: dict[str, Any],
-                                               persona: str) -> None:
+def test_no_canary_in_what_the_persona_may_see(
+    db: sqlite3.Connection, truth: dict[str, Any], persona: str
+) -> None:
     visible = _visible_text(db, persona)
     assert "20170003" in visible  # every persona sees hong's own rows
     leaked = [c for c in truth["canaries"][persona] if c in visible]
     assert leaked == []
 
 
-def test_the_privileged_view_does_contain_the_canaries(db: sqlite3.Connection,
-                                                       truth: dict[str, Any]) -> None:
+def test_the_privileged_view_does_contain_the_canaries(
+    db: sqlite3.Connection, truth: dict[str, Any]
+) -> None:
     # Proves the visibility check above has teeth: cho sees what hong must not.
     cho_sees = _visible_text(db, "cho")
     hong_only = [c for c in truth["canaries"]["hong"] if CANARY_RE.match(c)]
@@ -362,8 +489,12 @@ def test_the_privileged_view_does_contain_the_canaries(db: sqlite3.Connection,
 
 
 def test_every_hidden_hr_row_carries_a_canary(db: sqlite3.Connection) -> None:
-    for table, owner in (("hr_employees", "사번"), ("hr_leave", "사번"), ("hr_expenses", "사번"),
-                         ("hr_purchase_orders", "요청자사번")):
+    for table, owner in (
+        ("hr_employees", "사번"),
+        ("hr_leave", "사번"),
+        ("hr_expenses", "사번"),
+        ("hr_purchase_orders", "요청자사번"),
+    ):
         for note, who in db.execute(f"SELECT 비고, {owner} FROM {table}"):
             assert bool(CANARY_RE.search(note)) == (who != "20170003"), (table, who)
 
@@ -394,17 +525,20 @@ def test_policies_follow_the_documented_format() -> None:
     assert docs["admins"]["Statement"][0]["AdministratorAccess"] is True
 
 
-def test_build_does_not_depend_on_hash_seed(tmp_path: Path,
-                                            built: tuple[Path, dict[str, Any]]) -> None:
+def test_build_does_not_depend_on_hash_seed(
+    tmp_path: Path, built: tuple[Path, dict[str, Any]]
+) -> None:
     # Another interpreter with another PYTHONHASHSEED must write the same bytes.
     import os
     import subprocess
     import sys
 
     target = tmp_path / "fresh.sqlite"
-    code = ("import sys; from datetime import date; from pathlib import Path; "
-            "from embedded.ontul.demo_org import build_demo_database; "
-            f"build_demo_database(Path(sys.argv[1]), date.fromisoformat('{TODAY.isoformat()}'))")
+    code = (
+        "import sys; from datetime import date; from pathlib import Path; "
+        "from embedded.ontul.demo_org import build_demo_database; "
+        f"build_demo_database(Path(sys.argv[1]), date.fromisoformat('{TODAY.isoformat()}'))"
+    )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     subprocess.run([sys.executable, "-c", code, str(target)], cwd=ROOT, env=env, check=True)
     assert target.read_bytes() == built[0].read_bytes()

@@ -27,16 +27,29 @@ POLICY = {
     "Name": "Fixture",
     "AttachTo": {"groups": ["general"]},
     "Statement": [
-        {"Effect": "Allow", "Action": ["data:Select"], "Resource": ["semantic.hr.*"],
-         "Condition": "사번 = ${user.attr.emp_no}"},
-        {"Effect": "Deny", "Action": ["data:*"], "Resource": ["semantic.hr.employees"],
-         "Columns": ["주민등록번호"]},
-        {"Effect": "Mask", "Action": ["data:Select"], "Resource": ["semantic.hr.employees"],
-         "MaskedColumns": {"연락처": "substr(연락처, 1, 4) || '****'"}},
+        {
+            "Effect": "Allow",
+            "Action": ["data:Select"],
+            "Resource": ["semantic.hr.*"],
+            "Condition": "사번 = ${user.attr.emp_no}",
+        },
+        {
+            "Effect": "Deny",
+            "Action": ["data:*"],
+            "Resource": ["semantic.hr.employees"],
+            "Columns": ["주민등록번호"],
+        },
+        {
+            "Effect": "Mask",
+            "Action": ["data:Select"],
+            "Resource": ["semantic.hr.employees"],
+            "MaskedColumns": {"연락처": "substr(연락처, 1, 4) || '****'"},
+        },
     ],
 }
 HR_POLICY = {
-    "Name": "Hr", "AttachTo": {"users": ["hr1"]},
+    "Name": "Hr",
+    "AttachTo": {"users": ["hr1"]},
     "Statement": [{"Effect": "Allow", "Action": ["data:Select"], "Resource": ["semantic.hr.*"]}],
 }
 
@@ -159,7 +172,9 @@ def test_authorizer_blocks_other_tables(db: Path) -> None:
         run_guarded(db, "SELECT x FROM secrets", tables=frozenset({"hr_employees"}))
     with pytest.raises(QueryRefused, match=r"prohibited|not authorized"):
         run_guarded(
-            db, "SELECT 주민등록번호 FROM hr_employees", tables=frozenset({"hr_employees"}),
+            db,
+            "SELECT 주민등록번호 FROM hr_employees",
+            tables=frozenset({"hr_employees"}),
             denied_reads=frozenset({("hr_employees", "주민등록번호")}),
         )
     assert run_guarded(db, "SELECT x FROM secrets", tables=frozenset({"secrets"}))[1] == [["top"]]
@@ -175,8 +190,12 @@ def test_pooled_statement_reauthorised_under_a_narrower_grant(db: Path) -> None:
     cols = "SELECT 주민등록번호 FROM hr_employees WHERE 사번 = '1'"
     assert run_guarded(db, cols, tables=frozenset({"hr_employees"}))[1] == [["900101-1234567"]]
     with pytest.raises(QueryRefused, match=r"prohibited|not authorized"):
-        run_guarded(db, cols, tables=frozenset({"hr_employees"}),
-                    denied_reads=frozenset({("hr_employees", "주민등록번호")}))
+        run_guarded(
+            db,
+            cols,
+            tables=frozenset({"hr_employees"}),
+            denied_reads=frozenset({("hr_employees", "주민등록번호")}),
+        )
 
 
 def test_read_only_connection(db: Path) -> None:

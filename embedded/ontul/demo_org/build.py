@@ -44,16 +44,23 @@ def _credentials(seed: int) -> _Credentials:
         password, salt_hex, hash_hex = persona_credentials(seed, persona)
         passwords[persona.user_id] = password
         attrs = {"emp_no": persona.emp_no, "dept": persona.dept, "clearance": persona.clearance}
-        rows.append((persona.user_id, persona.display_name, salt_hex, hash_hex,
-                     int(persona.is_admin), int(persona.active),
-                     json.dumps(list(persona.groups), ensure_ascii=False),
-                     json.dumps(attrs, ensure_ascii=False, sort_keys=True)))
+        rows.append(
+            (
+                persona.user_id,
+                persona.display_name,
+                salt_hex,
+                hash_hex,
+                int(persona.is_admin),
+                int(persona.active),
+                json.dumps(list(persona.groups), ensure_ascii=False),
+                json.dumps(attrs, ensure_ascii=False, sort_keys=True),
+            )
+        )
     return _Credentials(passwords, rows)
 
 
 def _version_rows(doc: DocumentSpec) -> list[VersionRow]:
-    approved = sorted((v for v in doc.versions if v.status == "APPROVED"),
-                      key=lambda v: v.version)
+    approved = sorted((v for v in doc.versions if v.status == "APPROVED"), key=lambda v: v.version)
     ends: dict[int, str] = {}
     for current, following in itertools.pairwise(approved):
         assert following.effective_from is not None
@@ -61,10 +68,23 @@ def _version_rows(doc: DocumentSpec) -> list[VersionRow]:
         ends[current.version] = end.isoformat()
     rows = []
     for spec in doc.versions:
-        mismatch = int(spec.effective_from is not None and spec.stated_from is not None
-                       and spec.effective_from != spec.stated_from)
-        rows.append(VersionRow(doc.doc_no, spec.version, spec.status, spec.effective_from,
-                               ends.get(spec.version), spec.stated_from, mismatch, spec.summary))
+        mismatch = int(
+            spec.effective_from is not None
+            and spec.stated_from is not None
+            and spec.effective_from != spec.stated_from
+        )
+        rows.append(
+            VersionRow(
+                doc.doc_no,
+                spec.version,
+                spec.status,
+                spec.effective_from,
+                ends.get(spec.version),
+                spec.stated_from,
+                mismatch,
+                spec.summary,
+            )
+        )
     return rows
 
 
@@ -78,13 +98,30 @@ def _chunk_rows(docs: list[DocumentSpec], mint: CanaryMint) -> list[ChunkRow]:
                 if doc.sensitivity == "대외비":
                     canary = mint.mint()
                     body = f"{body} (문서관리번호 {canary})"
-                rows.append(ChunkRow(len(rows) + 1, doc.doc_no, spec.version, article.no,
-                                     article.title, body, redact(body), canary))
+                rows.append(
+                    ChunkRow(
+                        len(rows) + 1,
+                        doc.doc_no,
+                        spec.version,
+                        article.no,
+                        article.title,
+                        body,
+                        redact(body),
+                        canary,
+                    )
+                )
     return rows
 
 
-def _write(path: Path, today: date, creds: _Credentials, docs: list[DocumentSpec],
-           versions: list[VersionRow], chunks: list[ChunkRow], hr: HrData) -> None:
+def _write(
+    path: Path,
+    today: date,
+    creds: _Credentials,
+    docs: list[DocumentSpec],
+    versions: list[VersionRow],
+    chunks: list[ChunkRow],
+    hr: HrData,
+) -> None:
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute("PRAGMA page_size = 4096")
@@ -95,26 +132,67 @@ def _write(path: Path, today: date, creds: _Credentials, docs: list[DocumentSpec
             if statement.strip():
                 conn.execute(statement)
         conn.executemany("INSERT INTO users VALUES (?,?,?,?,?,?,?,?)", creds.rows)
-        conn.executemany("INSERT INTO regulations VALUES (?,?,?,?,?,?,?)", [
-            (d.doc_no, d.title, d.doc_class, d.tier, d.owner_dept, int(d.citable),
-             d.sensitivity) for d in docs])
-        conn.executemany("INSERT INTO regulation_versions VALUES (?,?,?,?,?,?,?,?)",
-                         [tuple(v) for v in versions])
-        conn.executemany("INSERT INTO regulation_chunks VALUES (?,?,?,?,?,?,?)",
-                         [tuple(c)[:7] for c in chunks])
-        conn.executemany("INSERT INTO regulation_links VALUES (?,?)",
-                         [(d.doc_no, parent) for d in docs for parent in d.parents])
-        conn.executemany("INSERT INTO hr_employees VALUES (?,?,?,?,?,?,?,?)", [
-            (e.emp_no, e.name, e.dept, e.rank, e.phone, e.national_id, e.hired, e.note)
-            for e in hr.employees])
-        conn.executemany("INSERT INTO hr_leave VALUES (?,?,?,?,?,?)", [
-            (r.emp_no, r.dept, r.kind, r.year, r.days, r.note) for r in hr.leave])
-        conn.executemany("INSERT INTO hr_expenses VALUES (?,?,?,?,?,?,?,?,?,?)", [
-            (r.claim_no, r.emp_no, r.dept, r.kind, r.region, r.nights, r.amount, r.claimed_on,
-             r.status, r.note) for r in hr.expenses])
-        conn.executemany("INSERT INTO hr_purchase_orders VALUES (?,?,?,?,?,?,?)", [
-            (r.po_no, r.dept, r.requester, r.item, r.amount, r.status, r.note)
-            for r in hr.purchases])
+        conn.executemany(
+            "INSERT INTO regulations VALUES (?,?,?,?,?,?,?)",
+            [
+                (
+                    d.doc_no,
+                    d.title,
+                    d.doc_class,
+                    d.tier,
+                    d.owner_dept,
+                    int(d.citable),
+                    d.sensitivity,
+                )
+                for d in docs
+            ],
+        )
+        conn.executemany(
+            "INSERT INTO regulation_versions VALUES (?,?,?,?,?,?,?,?)", [tuple(v) for v in versions]
+        )
+        conn.executemany(
+            "INSERT INTO regulation_chunks VALUES (?,?,?,?,?,?,?)", [tuple(c)[:7] for c in chunks]
+        )
+        conn.executemany(
+            "INSERT INTO regulation_links VALUES (?,?)",
+            [(d.doc_no, parent) for d in docs for parent in d.parents],
+        )
+        conn.executemany(
+            "INSERT INTO hr_employees VALUES (?,?,?,?,?,?,?,?)",
+            [
+                (e.emp_no, e.name, e.dept, e.rank, e.phone, e.national_id, e.hired, e.note)
+                for e in hr.employees
+            ],
+        )
+        conn.executemany(
+            "INSERT INTO hr_leave VALUES (?,?,?,?,?,?)",
+            [(r.emp_no, r.dept, r.kind, r.year, r.days, r.note) for r in hr.leave],
+        )
+        conn.executemany(
+            "INSERT INTO hr_expenses VALUES (?,?,?,?,?,?,?,?,?,?)",
+            [
+                (
+                    r.claim_no,
+                    r.emp_no,
+                    r.dept,
+                    r.kind,
+                    r.region,
+                    r.nights,
+                    r.amount,
+                    r.claimed_on,
+                    r.status,
+                    r.note,
+                )
+                for r in hr.expenses
+            ],
+        )
+        conn.executemany(
+            "INSERT INTO hr_purchase_orders VALUES (?,?,?,?,?,?,?)",
+            [
+                (r.po_no, r.dept, r.requester, r.item, r.amount, r.status, r.note)
+                for r in hr.purchases
+            ],
+        )
         conn.execute("INSERT INTO server_clock VALUES (?)", (today.isoformat(),))
         for statement in INDEX_SQL.split(";"):
             if statement.strip():

@@ -55,9 +55,15 @@ def _version(versions: list[VersionRow], doc_no: str, number: int) -> VersionRow
 
 
 def _in_force(versions: list[VersionRow], doc_no: str, on: str) -> VersionRow:
-    return next(v for v in versions if v.doc_no == doc_no and v.status == "APPROVED"
-                and v.effective_from is not None and v.effective_from <= on
-                and (v.effective_to is None or on <= v.effective_to))
+    return next(
+        v
+        for v in versions
+        if v.doc_no == doc_no
+        and v.status == "APPROVED"
+        and v.effective_from is not None
+        and v.effective_from <= on
+        and (v.effective_to is None or on <= v.effective_to)
+    )
 
 
 def _chain(docs: list[DocumentSpec], start: str) -> list[str]:
@@ -74,8 +80,9 @@ def _dependents(docs: list[DocumentSpec], root: str) -> list[dict[str, Any]]:
     while frontier:
         depth += 1
         children = [d for d in docs if any(p in frontier for p in d.parents)]
-        found.extend({"doc_no": d.doc_no, "depth": depth, "parent_doc_no": d.parents[0]}
-                     for d in children)
+        found.extend(
+            {"doc_no": d.doc_no, "depth": depth, "parent_doc_no": d.parents[0]} for d in children
+        )
         frontier = [d.doc_no for d in children]
     return found
 
@@ -102,8 +109,15 @@ def _canaries(hr: HrData, chunks: list[ChunkRow]) -> dict[str, list[str]]:
     }
 
 
-def ground_truth(today: date, seed: int, docs: list[DocumentSpec], versions: list[VersionRow],
-                 chunks: list[ChunkRow], hr: HrData, passwords: dict[str, str]) -> dict[str, Any]:
+def ground_truth(
+    today: date,
+    seed: int,
+    docs: list[DocumentSpec],
+    versions: list[VersionRow],
+    chunks: list[ChunkRow],
+    hr: HrData,
+    passwords: dict[str, str],
+) -> dict[str, Any]:
     """Assemble the ground truth from the very rows written to the database.
 
     Args:
@@ -133,15 +147,18 @@ def ground_truth(today: date, seed: int, docs: list[DocumentSpec], versions: lis
         "today": today.isoformat(),
         "seed": seed,
         "childcare": {
-            "doc_no": cc, "title": next(d.title for d in docs if d.doc_no == cc),
+            "doc_no": cc,
+            "title": next(d.title for d in docs if d.doc_no == cc),
             "superseded_days": days[rules.CHILDCARE_SUPERSEDED_VERSION],
             "current_days": days[rules.CHILDCARE_CURRENT_VERSION],
             "next_days": days[rules.CHILDCARE_NEXT_VERSION],
             "draft_days": days[rules.CHILDCARE_DRAFT_VERSION],
-            "current_effective": current.effective_from, "current_stated": current.stated_from,
+            "current_effective": current.effective_from,
+            "current_stated": current.stated_from,
             "current_effective_to": current.effective_to,
             "superseded_effective_to": _version(
-                versions, cc, rules.CHILDCARE_SUPERSEDED_VERSION).effective_to,
+                versions, cc, rules.CHILDCARE_SUPERSEDED_VERSION
+            ).effective_to,
             "next_effective": upcoming.effective_from,
             "superseded_version": rules.CHILDCARE_SUPERSEDED_VERSION,
             "current_version": rules.CHILDCARE_CURRENT_VERSION,
@@ -149,14 +166,22 @@ def ground_truth(today: date, seed: int, docs: list[DocumentSpec], versions: lis
             "draft_version": rules.CHILDCARE_DRAFT_VERSION,
         },
         "demo_employee": {
-            "emp_no": rules.DEMO_EMP_NO, "used": used,
+            "emp_no": rules.DEMO_EMP_NO,
+            "used": used,
             "remaining": days[rules.CHILDCARE_CURRENT_VERSION] - used,
             "wrong_remaining": days[rules.CHILDCARE_SUPERSEDED_VERSION] - used,
         },
         "personas": {
-            p.user_id: {"password": passwords[p.user_id], "emp_no": p.emp_no, "dept": p.dept,
-                        "clearance": p.clearance, "display_name": p.display_name,
-                        "groups": list(p.groups), "is_admin": p.is_admin, "active": p.active}
+            p.user_id: {
+                "password": passwords[p.user_id],
+                "emp_no": p.emp_no,
+                "dept": p.dept,
+                "clearance": p.clearance,
+                "display_name": p.display_name,
+                "groups": list(p.groups),
+                "is_admin": p.is_admin,
+                "active": p.active,
+            }
             for p in PERSONAS
         },
         "canaries": _canaries(hr, chunks),
@@ -166,32 +191,46 @@ def ground_truth(today: date, seed: int, docs: list[DocumentSpec], versions: lis
             "doc_nos": [d.doc_no for d in docs if d.sensitivity == "대외비"],
         },
         "authority": {"doc_no": AUTHORITY_DOC_NO, "chain": _chain(docs, AUTHORITY_DOC_NO)},
-        "impact": {"doc_no": IMPACT_DOC_NO,
-                   "dependents": [d["doc_no"] for d in dependents],
-                   "direct": [d["doc_no"] for d in dependents if d["depth"] == 1],
-                   "tree": dependents},
+        "impact": {
+            "doc_no": IMPACT_DOC_NO,
+            "dependents": [d["doc_no"] for d in dependents],
+            "direct": [d["doc_no"] for d in dependents if d["depth"] == 1],
+            "tree": dependents,
+        },
         "expense": {
-            "doc_no": EXPENSE_DOC_NO, "version": expense_version.version,
-            "claim_no": claim.claim_no, "emp_no": claim.emp_no, "region": claim.region,
-            "nights": claim.nights, "amount": claim.amount, "cap_per_night": cap,
-            "cap_total": cap * claim.nights, "excess": claim.amount - cap * claim.nights,
+            "doc_no": EXPENSE_DOC_NO,
+            "version": expense_version.version,
+            "claim_no": claim.claim_no,
+            "emp_no": claim.emp_no,
+            "region": claim.region,
+            "nights": claim.nights,
+            "amount": claim.amount,
+            "cap_per_night": cap,
+            "cap_total": cap * claim.nights,
+            "excess": claim.amount - cap * claim.nights,
             "compliant": claim.amount <= cap * claim.nights,
         },
         "purchase": {
-            "doc_no": PURCHASE_DOC_NO, "version": purchase_version.version,
+            "doc_no": PURCHASE_DOC_NO,
+            "version": purchase_version.version,
             "tiers": [t._asdict() for t in rules.APPROVAL_TIERS],
             "example_amount": rules.DEMO_PURCHASE_AMOUNT,
             "example_approver": rules.approver_for(rules.DEMO_PURCHASE_AMOUNT),
         },
-        "notice": {"doc_no": NOTICE_DOC_NO, "phone": NOTICE_PHONE,
-                   "national_id": NOTICE_NATIONAL_ID, "phone_redacted": redact(NOTICE_PHONE),
-                   "national_id_redacted": redact(NOTICE_NATIONAL_ID)},
+        "notice": {
+            "doc_no": NOTICE_DOC_NO,
+            "phone": NOTICE_PHONE,
+            "national_id": NOTICE_NATIONAL_ID,
+            "phone_redacted": redact(NOTICE_PHONE),
+            "national_id_redacted": redact(NOTICE_NATIONAL_ID),
+        },
         "minutes": {"doc_nos": [d.doc_no for d in docs if not d.citable]},
         "hr": {
             "employees": len(hr.employees),
             "hr_officer_childcare_used": rules.HR_OFFICER_CHILDCARE_USED,
-            "dev_childcare_emp_nos": [r.emp_no for r in hr.leave
-                                      if r.dept == "DEV" and r.kind == "육아휴직"],
+            "dev_childcare_emp_nos": [
+                r.emp_no for r in hr.leave if r.dept == "DEV" and r.kind == "육아휴직"
+            ],
         },
         "counts": {"documents": len(docs), "versions": len(versions), "chunks": len(chunks)},
     }

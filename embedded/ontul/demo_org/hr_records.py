@@ -165,17 +165,37 @@ class _Generator:
                 continue
             prefix = "9406" if persona.emp_no == rules.DEMO_EMP_NO else ""
             note, canary = _note(self.mint, persona.emp_no, "재직")
-            people.append(Employee(persona.emp_no, persona.display_name, persona.dept,
-                                   persona.rank, self.phone(), self.national_id(prefix),
-                                   self.hired(persona.emp_no), note, canary))
+            people.append(
+                Employee(
+                    persona.emp_no,
+                    persona.display_name,
+                    persona.dept,
+                    persona.rank,
+                    self.phone(),
+                    self.national_id(prefix),
+                    self.hired(persona.emp_no),
+                    note,
+                    canary,
+                )
+            )
         for dept, size in DEPT_SIZES.items():
             existing = sum(1 for e in people if e.dept == dept)
             for _ in range(size - existing):
                 emp_no = self.emp_no()
                 note, canary = _note(self.mint, emp_no, "재직")
-                people.append(Employee(emp_no, self.name(), dept, self.rng.choice(RANKS),
-                                       self.phone(), self.national_id(), self.hired(emp_no),
-                                       note, canary))
+                people.append(
+                    Employee(
+                        emp_no,
+                        self.name(),
+                        dept,
+                        self.rng.choice(RANKS),
+                        self.phone(),
+                        self.national_id(),
+                        self.hired(emp_no),
+                        note,
+                        canary,
+                    )
+                )
         return people
 
     def leave(self, people: list[Employee]) -> list[LeaveRow]:
@@ -187,10 +207,15 @@ class _Generator:
 
         for emp in people:
             add(emp, "연차", self.rng.randint(1, 11), "연차 사용 현황")
-        childcare = {rules.DEMO_EMP_NO: rules.DEMO_CHILDCARE_USED, "20090001":
-                     rules.HR_OFFICER_CHILDCARE_USED}
-        dev_others = [e for e in people if e.dept == "DEV" and e.emp_no not in childcare
-                      and e.emp_no != "20150010"]
+        childcare = {
+            rules.DEMO_EMP_NO: rules.DEMO_CHILDCARE_USED,
+            "20090001": rules.HR_OFFICER_CHILDCARE_USED,
+        }
+        dev_others = [
+            e
+            for e in people
+            if e.dept == "DEV" and e.emp_no not in childcare and e.emp_no != "20150010"
+        ]
         other_depts = [e for e in people if e.dept not in ("DEV", "HR")]
         for emp in self.rng.sample(dev_others, 4) + self.rng.sample(other_depts, 3):
             childcare[emp.emp_no] = self.rng.choice([2, 4, 5, 6, 9, 10, 11, 14])
@@ -207,8 +232,13 @@ class _Generator:
         hong = next(e for e in people if e.emp_no == rules.DEMO_EMP_NO)
         cap = rules.LODGING_CAPS[rules.DEMO_LODGING_REGION]
         claims: list[tuple[Employee, str, str | None, int | None, int]] = [
-            (hong, "출장숙박", rules.DEMO_LODGING_REGION, rules.DEMO_LODGING_NIGHTS,
-             cap * rules.DEMO_LODGING_NIGHTS + rules.DEMO_LODGING_EXCESS),
+            (
+                hong,
+                "출장숙박",
+                rules.DEMO_LODGING_REGION,
+                rules.DEMO_LODGING_NIGHTS,
+                cap * rules.DEMO_LODGING_NIGHTS + rules.DEMO_LODGING_EXCESS,
+            ),
             (hong, "교통비", None, None, 59_800),
         ]
         regions = ["서울", "광역시", "기타 지역"]
@@ -217,8 +247,9 @@ class _Generator:
             if kind == "출장숙박":
                 region = self.rng.choice(regions)
                 nights = self.rng.randint(1, 4)
-                per_night = rules.LODGING_CAPS[region] + self.rng.choice([-15_000, -5_000, 0,
-                                                                          12_000])
+                per_night = rules.LODGING_CAPS[region] + self.rng.choice(
+                    [-15_000, -5_000, 0, 12_000]
+                )
                 claims.append((emp, kind, region, nights, per_night * nights))
             else:
                 claims.append((emp, kind, None, None, self.rng.randint(8, 160) * 1_000))
@@ -226,8 +257,21 @@ class _Generator:
             day = f"2025-{self.rng.randint(1, 3):02d}-{self.rng.randint(1, 28):02d}"
             status = self.rng.choice(["승인", "승인", "승인대기"]) if index > 1 else "승인대기"
             note, canary = _note(self.mint, emp.emp_no, f"{kind} 청구")
-            rows.append(ExpenseRow(f"EXP-2025-{index:04d}", emp.emp_no, emp.dept, kind, where,
-                                   stay, amount, day, status, note, canary))
+            rows.append(
+                ExpenseRow(
+                    f"EXP-2025-{index:04d}",
+                    emp.emp_no,
+                    emp.dept,
+                    kind,
+                    where,
+                    stay,
+                    amount,
+                    day,
+                    status,
+                    note,
+                    canary,
+                )
+            )
         return rows
 
     def purchases(self, people: list[Employee]) -> list[PurchaseRow]:
@@ -247,8 +291,11 @@ class _Generator:
                 pool = [e for e in people if e.dept == dept and e.emp_no != rules.DEMO_EMP_NO]
                 requester = self.rng.choice(pool).emp_no
             note, canary = _note(self.mint, requester, "구매 요청")
-            rows.append(PurchaseRow(f"PO-2025-{index:03d}", dept, requester, item, amount,
-                                    status, note, canary))
+            rows.append(
+                PurchaseRow(
+                    f"PO-2025-{index:03d}", dept, requester, item, amount, status, note, canary
+                )
+            )
         return rows
 
 
@@ -264,5 +311,9 @@ def build_hr_records(seed: int, mint: CanaryMint) -> HrData:
     """
     gen = _Generator(seed, mint)
     people = gen.employees()
-    return HrData(tuple(people), tuple(gen.leave(people)), tuple(gen.expenses(people)),
-                  tuple(gen.purchases(people)))
+    return HrData(
+        tuple(people),
+        tuple(gen.leave(people)),
+        tuple(gen.expenses(people)),
+        tuple(gen.purchases(people)),
+    )

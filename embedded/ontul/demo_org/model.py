@@ -182,8 +182,9 @@ def compose_version(
         The version.
     """
     printed = stated_from if stated_from is not None else effective_from
-    articles = [Article(f"제{index}조", head, body)
-                for index, (head, body) in enumerate(pairs, start=1)]
+    articles = [
+        Article(f"제{index}조", head, body) for index, (head, body) in enumerate(pairs, start=1)
+    ]
     articles.append(addendum(title, printed))
     status = "APPROVED" if effective_from is not None else "DRAFT"
     return VersionSpec(version, status, effective_from, printed, summary, tuple(articles))

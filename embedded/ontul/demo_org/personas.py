@@ -38,11 +38,13 @@ class Persona:
 
 PERSONAS: tuple[Persona, ...] = (
     Persona("hong", "홍가은", "20170003", "DEV", "none", ("employees", "general"), "대리"),
-    Persona("park", "박부장", "20150010", "DEV", "manager",
-            ("employees", "general", "managers"), "부장"),
+    Persona(
+        "park", "박부장", "20150010", "DEV", "manager", ("employees", "general", "managers"), "부장"
+    ),
     Persona("cho", "조태윤", "20090001", "HR", "hr", ("employees", "hr"), "차장"),
-    Persona("kim", "김도현", "20180007", "DEV", "none", ("employees", "general"), "사원",
-            active=False),
+    Persona(
+        "kim", "김도현", "20180007", "DEV", "none", ("employees", "general"), "사원", active=False
+    ),
     Persona("admin", "시스템 관리자", "", "", "admin", ("admins",), is_admin=True),
 )
 """Every account, in insertion order."""
