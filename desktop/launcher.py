@@ -138,13 +138,28 @@ def _ground_truth(argv: list[str]) -> int:
 
 
 def _agent_command(argv: list[str]) -> int:
-    from agent_core import cli
-
     provider = EmbeddedProvider()
+    # The services start while the agent (and the anthropic SDK, ~1 s) imports.
+    started: dict[str, Endpoints | BaseException] = {}
+
+    def start() -> None:
+        try:
+            started["endpoints"] = provider.start()
+        except BaseException as exc:  # re-raised in the main thread below
+            started["error"] = exc
+
+    starter = threading.Thread(target=start, name="regdesk-services", daemon=True)
+    starter.start()
     try:
-        endpoints = provider.start()
-        return cli.main(argv, endpoints)
+        from agent_core import cli
+
+        starter.join()
+        outcome = started.get("endpoints", started.get("error"))
+        if not isinstance(outcome, Endpoints):
+            raise outcome if isinstance(outcome, BaseException) else RuntimeError("no services")
+        return cli.main(argv, outcome)
     finally:
+        starter.join()
         provider.stop()
 
 
