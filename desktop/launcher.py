@@ -163,6 +163,16 @@ def _agent_command(argv: list[str]) -> int:
         provider.stop()
 
 
+def _mcp(argv: list[str]) -> int:
+    from agent_core.mcp_server import main as mcp_main
+
+    provider = EmbeddedProvider()
+    try:
+        return mcp_main(argv, provider.start, app_version())
+    finally:
+        provider.stop()
+
+
 def _gui(argv: list[str]) -> int:
     provider = EmbeddedProvider(user_data_dir())
     if "--offscreen" in argv:
@@ -184,6 +194,7 @@ commands:
   compare --as A --as B [--json] QUESTION                  ask as several personas at once
   scenarios [--json OUT] FILES...                          run scenario files
   gui [--offscreen --split hong,cho --ask Q ...]           the window (or its headless driver)
+  mcp --as PERSONA [--password PW] [--approve-writes]     serve the nine tools over MCP (stdio)
   serve [--host H] [--port P]                              run the embedded platform and model
   ground-truth                                             print the demo organisation's facts
   --version                                                print the version
@@ -219,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
         return _agent_command(args)
     if command == "gui":
         return _gui(rest)
+    if command == "mcp":
+        return _mcp(rest)
     print(f"regdesk: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
     return 2
 
