@@ -1,8 +1,9 @@
 """The tool calls of one persona's turns, as a table model.
 
-One row per call, keyed by the model's ``call_id``. A running call's status
-animates ("running", "running.", ...) by emitting ``dataChanged`` for the status
-cells of running rows only, on a slow timer that runs only while something runs.
+One row per call, keyed by the model's ``call_id``. A running call animates
+(the panel's delegate draws a spinner from ``ROLE_PHASE``; the status text
+reads "running", "running.", ...) by emitting ``dataChanged`` for the rows that
+run, on a timer that runs only while something runs.
 """
 
 from __future__ import annotations
@@ -32,8 +33,24 @@ COLUMNS = ("tool", "status", "rows", "duration", "decision", "flags", "arguments
 
 ROLE_CALL = Qt.ItemDataRole.UserRole + 1
 """The whole ``ToolCallRow`` of a row."""
+ROLE_PHASE = Qt.ItemDataRole.UserRole + 2
+"""Animation phase (0..PHASES-1) of a running row's spinner."""
+
+PHASES = 12
+"""Spinner steps per turn."""
+
+FRAME_END = "</tool-data>"
 
 ModelIndex = QModelIndex | QPersistentModelIndex
+
+BADGE_COLORS = {
+    "approval": "#ef6c00",
+    "approved": "#2e7d32",
+    "refused": "#c62828",
+    "truncated": "#8d6e00",
+    "injection": "#b71c1c",
+}
+"""Fill colours of the small badges (white text on them reads in both themes)."""
 
 STATUS_COLORS = {
     "ok": "#2e7d32",
@@ -86,6 +103,72 @@ class ToolCallRow:
         """Compact one-line JSON of the arguments."""
         return json.dumps(self.arguments, ensure_ascii=False, sort_keys=True)
 
+    def arguments_summary(self) -> str:
+        """The arguments on one line for people: ``value · key: value``.
+
+        The first argument (the question, the SQL, the document number) is
+        shown bare; later ones with their name. Whitespace runs collapse.
+        """
+        parts = []
+        for position, (key, value) in enumerate(self.arguments.items()):
+            text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+            text = " ".join(str(text).split())
+            parts.append(text if position == 0 else f"{key}: {text}")
+        return " · ".join(parts)
+
+    def payload(self) -> Any:
+        """The JSON the tool returned, parsed from the framed result (None if cut or absent)."""
+        start = self.result.find("{")
+        end = self.result.rfind(FRAME_END)
+        if start < 0:
+            return None
+        body = self.result[start : end if end > start else len(self.result)].strip()
+        try:
+            return json.loads(body)
+        except ValueError:
+            return None
+
+    def badges(self) -> list[tuple[str, str]]:
+        """Small badges worth a glance: ``(text, colour)``; a plain read has none."""
+        badges: list[tuple[str, str]] = []
+        if self.approval is True:
+            badges.append((_tr("approved"), BADGE_COLORS["approved"]))
+        elif self.approval is False:
+            badges.append((_tr("denied by you"), BADGE_COLORS["refused"]))
+        elif self.decision == "approval_required":
+            badges.append((_tr("needs approval"), BADGE_COLORS["approval"]))
+        elif self.decision == "deny":
+            badges.append((_tr("refused"), BADGE_COLORS["refused"]))
+        if self.truncated:
+            badges.append((_tr("truncated"), BADGE_COLORS["truncated"]))
+        if self.injection_suspected:
+            badges.append((_tr("⚠ injection?"), BADGE_COLORS["injection"]))
+        return badges
+
+    def status_text(self, phase: int = 0) -> str:
+        """The live status in words."""
+        if self.status == "running":
+            return _tr("running") + "." * (phase // 3 % 4)
+        if self.status == "awaiting":
+            return _tr("awaiting approval")
+        return {
+            "ok": _tr("ok"),
+            "empty": _tr("empty"),
+            "error": _tr("error"),
+            "denied": _tr("denied"),
+        }[self.status]
+
+    def metrics_text(self) -> str:
+        """Rows and duration, e.g. ``5 rows · 7 ms`` (empty while running)."""
+        parts = []
+        if self.row_count is not None:
+            parts.append(
+                _tr("1 row") if self.row_count == 1 else _tr("{0} rows").format(self.row_count)
+            )
+        if self.duration_ms is not None:
+            parts.append(f"{self.duration_ms:.0f} ms")
+        return " · ".join(parts)
+
     def decision_text(self) -> str:
         """Decision badge text."""
         if self.approval is True:
@@ -117,7 +200,7 @@ class ToolCallModel(QAbstractTableModel):
         self._by_id: dict[str, int] = {}
         self._phase = 0
         self._ticker = QTimer(self)
-        self._ticker.setInterval(400)
+        self._ticker.setInterval(100)
         self._ticker.timeout.connect(self._tick)
 
     # Qt model interface -------------------------------------------------
@@ -159,6 +242,8 @@ class ToolCallModel(QAbstractTableModel):
         column = COLUMNS[index.column()]
         if role == ROLE_CALL:
             return row
+        if role == ROLE_PHASE:
+            return self._phase
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(row, column)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -179,16 +264,7 @@ class ToolCallModel(QAbstractTableModel):
         if column == "arguments":
             return row.arguments_text()
         if column == "status":
-            if row.status == "running":
-                return _tr("running") + "." * self._phase
-            if row.status == "awaiting":
-                return _tr("awaiting approval")
-            return {
-                "ok": _tr("ok"),
-                "empty": _tr("empty"),
-                "error": _tr("error"),
-                "denied": _tr("denied"),
-            }[row.status]
+            return row.status_text(self._phase)
         if column == "duration":
             return "" if row.duration_ms is None else f"{row.duration_ms:.0f} ms"
         if column == "rows":
@@ -279,16 +355,16 @@ class ToolCallModel(QAbstractTableModel):
         self._update_ticker()
 
     def _update_ticker(self) -> None:
-        running = any(row.status == "running" for row in self._rows)
+        running = any(row.status in ("running", "awaiting") for row in self._rows)
         if running and not self._ticker.isActive():
             self._ticker.start()
         elif not running and self._ticker.isActive():
             self._ticker.stop()
 
     def _tick(self) -> None:
-        self._phase = (self._phase + 1) % 4
-        column = COLUMNS.index("status")
+        self._phase = (self._phase + 1) % PHASES
         for position, row in enumerate(self._rows):
-            if row.status == "running":
-                index = self.index(position, column)
-                self.dataChanged.emit(index, index)
+            if row.status in ("running", "awaiting"):
+                self.dataChanged.emit(
+                    self.index(position, 0), self.index(position, COLUMNS.index("status"))
+                )
