@@ -4,8 +4,13 @@ Each pane is a dict ``{"persona", "answer", "tools": [{"tool", "status",
 "row_count", ...}]}``. The differences are plain dicts so that export, the
 headless driver's JSON and the strip widget all read the same thing:
 
-- ``{"kind": "number"|"date"|"doc_no", "value", "present": [...], "absent": [...]}``
-  — a figure, ISO date or document number in some answers but not others;
+- ``{"kind", "value", "present": [...], "absent": [...]}`` — a token in some
+  answers but not others. ``kind`` is one of ``TOKEN_KINDS`` (``doc_no``,
+  ``version``, ``article``, ``date``, ``days``, ``amount``, ``count``,
+  ``period``, ``percent``, ``number``) and ``value`` reads as the answer wrote
+  it, unit included: ``"HR-GDL-003"``, ``"제3차"``, ``"2025-03-15"``, ``"7일"``,
+  ``"220,000원"``, ``"1건"``, ``"연도 2025"`` (a bare figure with the word
+  that names it);
 - ``{"kind": "row_count", "tool", "counts": {persona: rows}}`` — a tool's rows
   (summed over its calls) differ between personas;
 - ``{"kind": "call_status", "tool", "statuses": {persona: "ok"|"empty"|"denied"|...}}``
@@ -21,30 +26,116 @@ DOC_NO = re.compile(r"\b[A-Z]{2,4}-[A-Z]{3}-\d{3}\b")
 """Document numbers such as HR-REG-003."""
 ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 """ISO dates."""
+KOREAN_DATE = re.compile(r"\d{4}년\s?\d{1,2}월(?:\s?\d{1,2}일)?|\d{4}년(?!\s?\d)")
+"""Dates written the Korean way: 2025년 3월 15일, 2025년."""
 NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:[.,]\d+)*(?![\d])")
 """Integers and decimals, with thousands separators."""
+FIGURE = re.compile(
+    r"(?<![A-Za-z0-9_.,])(?P<prefix>제\s?)?(?P<number>\d+(?:[.,]\d+)*)(?![\d])"
+    r"(?P<unit>\s?만\s?원|\s?원|개월|시간|일|건|명|회|개|번|차|조|항|주|박|분|%)?"
+)
+"""A figure and the unit written right after it (``7일``, ``1건``, ``220,000원``, ``제3차``)."""
+LABEL = re.compile(r"([가-힣A-Za-z_]{2,})\s*[:：=]?\s*$")
+"""A word right before a bare figure that names it (``연도 2025``, ``사용일수: 7``)."""
+LIST_MARKER = re.compile(r"(?m)^\s*\d+[.)]\s")
+"""``1.`` or ``2)`` at the start of a line: numbering, not a figure."""
+
+UNIT_KINDS = {
+    "원": "amount",
+    "만원": "amount",
+    "일": "days",
+    "건": "count",
+    "명": "count",
+    "회": "count",
+    "개": "count",
+    "번": "count",
+    "차": "version",
+    "조": "article",
+    "항": "article",
+    "개월": "period",
+    "주": "period",
+    "박": "period",
+    "시간": "period",
+    "분": "period",
+    "%": "percent",
+}
+"""The kind of figure a unit makes."""
+
+TOKEN_KINDS = (
+    "doc_no",
+    "version",
+    "article",
+    "date",
+    "days",
+    "amount",
+    "count",
+    "period",
+    "percent",
+    "number",
+)
+"""Kinds of answer tokens, in the order differences are listed."""
 
 STATUS_RANK = {"ok": 0, "empty": 1, "error": 2, "denied": 3}
 
 
-def answer_tokens(answer: str) -> dict[str, set[str]]:
-    """The document numbers, dates and numbers an answer mentions.
+def _figure_text(number: str, unit: str, prefix: str) -> str:
+    plain = number.replace(",", "")
+    if unit in ("원", "만원") and plain.isdigit():
+        number = f"{int(plain):,}"
+    return f"{'제' if prefix else ''}{number}{unit}"
 
-    Dates and document numbers are taken out before numbers are read, so the
-    digits of ``2025-03-15`` or ``HR-REG-003`` are not counted as figures too.
+
+def answer_figures(answer: str) -> dict[str, dict[str, str]]:
+    """What an answer states, each token with how a person reads it.
+
+    Document numbers, ISO and Korean dates are taken out first, so their digits
+    are not read as figures too. A figure keeps the unit written after it
+    (``7일``, ``1건``, ``220,000원``, ``제3차``); a bare figure keeps the word
+    that names it (``연도 2025``) and is dropped when the same number also
+    appears with a unit (``사용일수 7`` next to ``7일``) or is list numbering.
 
     Args:
         answer: Answer text.
 
     Returns:
-        ``{"doc_no": {...}, "date": {...}, "number": {...}}``.
+        ``{kind: {key: display}}`` for every kind in ``TOKEN_KINDS``; ``key`` is
+        what is compared (``"7일"``, ``"220000원"``, a bare ``"2025"``) and
+        ``display`` what is shown (``"7일"``, ``"220,000원"``, ``"연도 2025"``).
     """
-    doc_nos = set(DOC_NO.findall(answer))
+    found: dict[str, dict[str, str]] = {kind: {} for kind in TOKEN_KINDS}
+    for value in DOC_NO.findall(answer):
+        found["doc_no"][value] = value
     rest = DOC_NO.sub(" ", answer)
-    dates = set(ISO_DATE.findall(rest))
+    for value in ISO_DATE.findall(rest):
+        found["date"][value] = value
     rest = ISO_DATE.sub(" ", rest)
-    numbers = {value.replace(",", "") for value in NUMBER.findall(rest)}
-    return {"doc_no": doc_nos, "date": dates, "number": numbers}
+    for value in KOREAN_DATE.findall(rest):
+        key = re.sub(r"\s+", " ", value)
+        found["date"][key] = key
+    rest = KOREAN_DATE.sub(" ", rest)
+    rest = LIST_MARKER.sub(" ", rest)
+    bare: list[tuple[str, str]] = []
+    with_unit: set[str] = set()
+    for match in FIGURE.finditer(rest):
+        number = match.group("number")
+        plain = number.replace(",", "")
+        unit = re.sub(r"\s+", "", match.group("unit") or "")
+        if unit:
+            kind = UNIT_KINDS[unit]
+            found[kind][f"{plain}{unit}"] = _figure_text(number, unit, match.group("prefix") or "")
+            with_unit.add(plain)
+            continue
+        label = LABEL.search(rest[max(0, match.start() - 24) : match.start()])
+        bare.append((plain, f"{label.group(1)} {number}" if label else number))
+    for plain, display in bare:
+        if plain not in with_unit:
+            found["number"].setdefault(plain, display)
+    return found
+
+
+def answer_tokens(answer: str) -> dict[str, set[str]]:
+    """The comparison keys of an answer's tokens, by kind (see :func:`answer_figures`)."""
+    return {kind: set(values) for kind, values in answer_figures(answer).items()}
 
 
 def tool_row_counts(pane: dict[str, Any]) -> dict[str, int]:
@@ -75,16 +166,19 @@ def compare_panes(panes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if len(panes) < 2:
         return []
     personas = [str(pane["persona"]) for pane in panes]
-    tokens = [answer_tokens(str(pane.get("answer", ""))) for pane in panes]
+    figures = [answer_figures(str(pane.get("answer", ""))) for pane in panes]
     differences: list[dict[str, Any]] = []
-    for kind in ("doc_no", "date", "number"):
-        union = set().union(*(t[kind] for t in tokens))
-        for value in sorted(union, key=_sort_key):
-            present = [p for p, t in zip(personas, tokens, strict=True) if value in t[kind]]
+    for kind in TOKEN_KINDS:
+        union: dict[str, str] = {}
+        for side in figures:
+            for key, display in side[kind].items():
+                union.setdefault(key, display)
+        for key in sorted(union, key=_sort_key):
+            present = [p for p, f in zip(personas, figures, strict=True) if key in f[kind]]
             if len(present) != len(personas):
                 absent = [p for p in personas if p not in present]
                 differences.append(
-                    {"kind": kind, "value": value, "present": present, "absent": absent}
+                    {"kind": kind, "value": union[key], "present": present, "absent": absent}
                 )
     counts = [tool_row_counts(pane) for pane in panes]
     tools = sorted(set().union(*(c.keys() for c in counts)))
@@ -119,8 +213,8 @@ def row_count_table(panes: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def describe_difference(difference: dict[str, Any]) -> str:
     """One line of plain English for a difference (the strip translates its labels)."""
     kind = difference["kind"]
-    if kind in ("number", "date", "doc_no"):
-        label = {"number": "number", "date": "date", "doc_no": "document"}[kind]
+    if kind in TOKEN_KINDS:
+        label = KIND_LABELS[kind]
         return (
             f"{label} {difference['value']}: only {', '.join(difference['present'])}"
             f" (not {', '.join(difference['absent'])})"
@@ -134,8 +228,23 @@ def describe_difference(difference: dict[str, Any]) -> str:
     return f"{difference['tool']}: {sides}"
 
 
+KIND_LABELS = {
+    "doc_no": "document",
+    "version": "version",
+    "article": "article",
+    "date": "date",
+    "days": "days",
+    "amount": "amount",
+    "count": "count",
+    "period": "period",
+    "percent": "percent",
+    "number": "number",
+}
+"""English labels of the token kinds (the strip translates its own)."""
+
+
 def _sort_key(value: str) -> tuple[int, float, str]:
-    try:
-        return (0, float(value), value)
-    except ValueError:
-        return (1, 0.0, value)
+    match = re.match(r"\d+(?:\.\d+)?", value)
+    if match:
+        return (0, float(match.group(0)), value)
+    return (1, 0.0, value)

@@ -6,9 +6,11 @@ import html
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from desktop.comparison import row_count_table
+from desktop.comparison import TOKEN_KINDS, row_count_table
+from desktop.theme import error_color
 
 
 class ComparisonStrip(QWidget):
@@ -63,23 +65,30 @@ class ComparisonStrip(QWidget):
         self.panes, self.differences = panes, differences
         self.export_button.setEnabled(True)
         personas = [str(p["persona"]) for p in panes]
+        muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
         lines: list[str] = []
-        tokens = [d for d in differences if d["kind"] in ("number", "date", "doc_no")]
+        labels = self.kind_labels()
+        tokens = [d for d in differences if d["kind"] in TOKEN_KINDS]
         if tokens:
-            by_side: dict[str, list[str]] = {}
+            by_side: dict[str, dict[str, list[str]]] = {}
             for d in tokens:
-                key = ", ".join(d["present"])
-                by_side.setdefault(key, []).append(html.escape(str(d["value"])))
-            for side, values in by_side.items():
+                group = by_side.setdefault(", ".join(d["present"]), {})
+                group.setdefault(d["kind"], []).append(html.escape(str(d["value"])))
+            for side, kinds in by_side.items():
+                groups = " &nbsp;·&nbsp; ".join(
+                    f"<span style='color:{muted}'>{html.escape(labels[kind])}</span> "
+                    + ", ".join(f"<b>{v}</b>" for v in values)
+                    for kind, values in kinds.items()
+                )
                 lines.append(
-                    self.tr("Only in <b>{0}</b>: {1}").format(html.escape(side), ", ".join(values))
+                    self.tr("Only in <b>{0}</b>:").format(html.escape(side)) + " " + groups
                 )
         else:
             lines.append(self.tr("The answers mention the same figures and documents."))
         for d in differences:
             if d["kind"] == "call_status":
                 sides = " · ".join(
-                    f"{html.escape(p)}: {html.escape(s or '—')}" for p, s in d["statuses"].items()
+                    f"{html.escape(p)}: {self._status_html(s)}" for p, s in d["statuses"].items()
                 )
                 lines.append(self.tr("<b>{0}</b> calls: {1}").format(html.escape(d["tool"]), sides))
         table = row_count_table(panes)
@@ -92,13 +101,34 @@ class ComparisonStrip(QWidget):
                     f"<td align='right'>{'—' if counts[p] is None else counts[p]}</td>"
                     for p in personas
                 )
-                mark = " style='color:#c62828'" if entry["differs"] else ""
+                mark = f" style='color:{error_color()}'" if entry["differs"] else ""
                 rows.append(f"<tr{mark}><td>{html.escape(entry['tool'])}</td>{cells}</tr>")
             lines.append(
                 f"<table cellspacing='0' cellpadding='1'><tr><th align='left'>"
                 f"{self.tr('rows per tool')}</th>{head}</tr>{''.join(rows)}</table>"
             )
         self.body.setText("<br>".join(lines))
+
+    def kind_labels(self) -> dict[str, str]:
+        """Translated names of the token kinds."""
+        return {
+            "doc_no": self.tr("documents"),
+            "version": self.tr("versions"),
+            "article": self.tr("articles"),
+            "date": self.tr("dates"),
+            "days": self.tr("days"),
+            "amount": self.tr("amounts"),
+            "count": self.tr("counts"),
+            "period": self.tr("periods"),
+            "percent": self.tr("percentages"),
+            "number": self.tr("other figures"),
+        }
+
+    def _status_html(self, status: str | None) -> str:
+        text = html.escape(status or self.tr("not called"))
+        if status in ("denied", "error"):
+            return f"<span style='color:{error_color()}'><b>{text}</b></span>"
+        return text
 
     def text(self) -> str:
         """The strip's text without markup (tests, accessibility)."""

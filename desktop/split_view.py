@@ -61,7 +61,7 @@ class SplitPane(QWidget):
         self.pane.header.hide()
         # side by side panes are narrow: chat above its tool calls reads better
         self.pane.splitter.setOrientation(Qt.Orientation.Vertical)
-        self.pane.splitter.setSizes([560, 340])
+        self.pane.splitter.setSizes([440, 460])
         self.pane.header_extra.addLayout(top)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from desktop.comparison import answer_tokens, compare_panes, describe_difference, row_count_table
+from desktop.comparison import (
+    answer_figures,
+    answer_tokens,
+    compare_panes,
+    describe_difference,
+    row_count_table,
+)
 
 
 def _pane(persona: str, answer: str, tools: list[dict[str, object]]) -> dict[str, object]:
@@ -13,7 +19,34 @@ def test_tokens_keep_dates_and_doc_numbers_apart_from_figures() -> None:
     tokens = answer_tokens("HR-REG-003 제3차(2025-03-15 시행): 20일 중 12일 사용, 1,500,000원")
     assert tokens["doc_no"] == {"HR-REG-003"}
     assert tokens["date"] == {"2025-03-15"}
-    assert tokens["number"] == {"3", "20", "12", "1500000"}
+    assert tokens["version"] == {"3차"}
+    assert tokens["days"] == {"20일", "12일"}
+    assert tokens["amount"] == {"1500000원"}
+    assert tokens["number"] == set()
+
+
+def test_figures_keep_their_unit_or_the_word_that_names_them() -> None:
+    figures = answer_figures(
+        "조회 가능한 현황입니다 (1건, 합계 7일).\n"
+        "1. 사번 20090001, 연도 2025, 사용일수 7\n"
+        "출장비 220000원, 2025년 3월 15일 청구, 숙박 2박"
+    )
+    assert figures["count"] == {"1건": "1건"}
+    assert figures["days"] == {"7일": "7일"}
+    assert figures["amount"] == {"220000원": "220,000원"}
+    assert figures["date"] == {"2025년 3월 15일": "2025년 3월 15일"}
+    assert figures["period"] == {"2박": "2박"}
+    # bare figures keep their label; '사용일수 7' is the 7일 already listed; '1.' is numbering
+    assert figures["number"] == {"20090001": "사번 20090001", "2025": "연도 2025"}
+
+
+def test_the_same_figure_with_another_unit_is_a_difference() -> None:
+    a = _pane("hong", "남은 일수 8일, 1건", [])
+    b = _pane("cho", "남은 일수 8건, 1건", [])
+    assert [(d["kind"], d["value"], d["present"]) for d in compare_panes([a, b])] == [
+        ("days", "8일", ["hong"]),
+        ("count", "8건", ["cho"]),
+    ]
 
 
 def test_numbers_on_one_side_only_are_named_with_both_sides() -> None:
@@ -26,14 +59,18 @@ def test_numbers_on_one_side_only_are_named_with_both_sides() -> None:
     )
     cho = _pane(
         "cho",
-        "20090001 사번 직원은 육아휴직 7일을 썼습니다 (HR-REG-003).",
+        "20090001 사번 직원은 육아휴직 7일을 썼습니다 (HR-REG-003, 1건, 연도 2025).",
         [
             {"tool": "query_hr", "status": "ok", "row_count": 2},
         ],
     )
     differences = compare_panes([hong, cho])
-    numbers = [d for d in differences if d["kind"] == "number"]
-    assert numbers == [{"kind": "number", "value": "7", "present": ["cho"], "absent": ["hong"]}]
+    numbers = [d for d in differences if d["kind"] in ("days", "count", "number")]
+    assert numbers == [
+        {"kind": "days", "value": "7일", "present": ["cho"], "absent": ["hong"]},
+        {"kind": "count", "value": "1건", "present": ["cho"], "absent": ["hong"]},
+        {"kind": "number", "value": "연도 2025", "present": ["cho"], "absent": ["hong"]},
+    ]
     assert {"kind": "doc_no", "value": "HR-REG-003", "present": ["cho"], "absent": ["hong"]} in (
         differences
     )

@@ -54,10 +54,12 @@ def test_split_hong_vs_cho_names_the_differing_numbers(qtbot: Any, live_window: 
     # the privileged persona sees the figure; the employee does not (same question)
     assert used in by_persona["cho"]["answer"]
     assert used not in by_persona["hong"]["answer"].replace(truth["personas"]["cho"]["emp_no"], "")
-    assert {"kind": "number", "value": used, "present": ["cho"], "absent": ["hong"]} in differences
+    assert {"kind": "days", "value": f"{used}일", "present": ["cho"], "absent": ["hong"]} in (
+        differences
+    )
     assert any(d["kind"] == "row_count" and d["tool"] == "query_hr" for d in differences)
     strip = view.strip.text()
-    assert "Only in cho" in strip and used in strip
+    assert "Only in cho" in strip and f"{used}일" in strip
     # tool rows streamed into each pane's own panel
     assert view.panes[0].tools.calls[0].status == "empty"
     assert view.panes[1].tools.calls[0].status == "ok"

@@ -60,11 +60,11 @@ def test_ask_all_runs_both_panes_at_the_same_time(qtbot: Any, window_factory: An
     assert running_together == [True]
     assert [p["status"] for p in panes] == ["answered", "answered"]
     assert {p["persona"] for p in panes} == {"hong", "cho"}
-    values = {(d["value"], tuple(d["present"])) for d in differences if d["kind"] == "number"}
-    assert ("7", ("cho",)) in values
-    assert ("8", ("hong",)) in values
+    values = {(d["value"], tuple(d["present"])) for d in differences if d["kind"] == "days"}
+    assert ("7일", ("cho",)) in values
+    assert ("8일", ("hong",)) in values
     strip = view.strip.text()
-    assert "Only in cho" in strip and "7" in strip
+    assert "Only in cho" in strip and "7일" in strip
     assert view.strip.export_button.isEnabled()
     assert window.last_comparison == (panes, differences)
 
