@@ -36,13 +36,11 @@ from agent_core.events import ToolCallFinished
 from agent_core.guard import frame_result
 from agent_core.platform_client import PlatformClient
 from agent_core.runtime import ToolRequest, ToolRuntime
-from agent_core.scenarios import persona_password
 from agent_core.tools import build_tools
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from agent_core.config import Endpoints
     from agent_core.events import ApprovalRequested
     from agent_core.tools import Tool
 
@@ -228,16 +226,20 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _login(endpoints: Endpoints, persona: str, password: str | None) -> PlatformClient:
+def _login(
+    ontul_url: str, ground_truth: dict[str, Any] | None, persona: str, password: str | None
+) -> PlatformClient:
     secret = password or os.environ.get("REGDESK_PASSWORD")
     if not secret:
+        from agent_core.scenarios import persona_password  # imports the model SDK: only here
+
         try:
-            secret = persona_password(endpoints.ground_truth, persona)
+            secret = persona_password(ground_truth, persona)
         except KeyError:
             raise PlatformAuthError(
                 f"no password for {persona}: pass --password or set REGDESK_PASSWORD"
             ) from None
-    client = PlatformClient(endpoints.ontul_url, persona, secret)
+    client = PlatformClient(ontul_url, persona, secret)
     client.login()
     if client.is_admin:
         client.close()
@@ -248,12 +250,18 @@ def _login(endpoints: Endpoints, persona: str, password: str | None) -> Platform
     return client
 
 
-def main(argv: list[str], endpoints: Callable[[], Endpoints], version: str = "") -> int:
+def main(
+    argv: list[str],
+    platform: Callable[[], tuple[str, dict[str, Any] | None]],
+    version: str = "",
+) -> int:
     """Run ``regdesk mcp``.
 
     Args:
         argv: Arguments after ``mcp``.
-        endpoints: Called once (after the arguments parse) to get the platform.
+        platform: Called once, after the arguments parse, to get the platform's base
+            URL and (for the embedded demo platform) its ground truth, which holds the
+            demo passwords. No model is needed: MCP clients bring their own.
         version: Version reported in the handshake.
 
     Returns:
@@ -269,7 +277,7 @@ def main(argv: list[str], endpoints: Callable[[], Endpoints], version: str = "")
     # stdout is the protocol channel: nothing else may be written to it.
     with contextlib.redirect_stdout(sys.stderr):
         try:
-            client = _login(endpoints(), args.persona, args.password)
+            client = _login(*platform(), args.persona, args.password)
         except (AdminRefusedError, PlatformError) as exc:
             sys.stderr.write(f"regdesk mcp: {exc}\n")
             return 1

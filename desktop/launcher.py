@@ -166,11 +166,23 @@ def _agent_command(argv: list[str]) -> int:
 def _mcp(argv: list[str]) -> int:
     from agent_core.mcp_server import main as mcp_main
 
-    provider = EmbeddedProvider()
+    started: list[EmbeddedServices] = []
+
+    def platform() -> tuple[str, dict[str, object] | None]:
+        # MCP clients bring their own model: only the platform, and only without ONTUL_URL.
+        configured = os.environ.get("ONTUL_URL")
+        if configured:
+            return configured.rstrip("/"), None
+        from embedded.launcher import start_embedded
+
+        started.append(start_embedded(model=False))
+        return str(started[0].ontul_url), started[0].ground_truth
+
     try:
-        return mcp_main(argv, provider.start, app_version())
+        return mcp_main(argv, platform, app_version())
     finally:
-        provider.stop()
+        for services in started:
+            services.stop()
 
 
 def _gui(argv: list[str]) -> int:
