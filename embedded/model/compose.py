@@ -17,6 +17,7 @@ Blocks = list[dict[str, Any]]
 
 _DAYS = re.compile(r"(?<![월\d])(\d{1,3})\s*일(?!자)")
 _SENTENCE = re.compile(r"[^.\n。]+")
+_GRANT_WORDS = ("부여", "사용할 수", "최대", "연간", "한도", "지급")
 
 NARRATION: dict[str, tuple[str, str]] = {
     "search_regulations": ("규정을 검색하겠습니다.", "Searching the regulations."),
@@ -180,7 +181,10 @@ def days_in(text: str, topic: list[str]) -> int | None:
         The number of days, or None when no sentence states one.
     """
     sentences = _SENTENCE.findall(text)
-    ordered = [s for s in sentences if any(squash(w) in squash(s) for w in topic)] + sentences
+    on_topic = [s for s in sentences if any(squash(w) in squash(s) for w in topic)]
+    # A sentence that grants something states the entitlement; others only mention days.
+    granting = [s for s in on_topic if any(w in s for w in _GRANT_WORDS)]
+    ordered = granting + on_topic + sentences
     for sentence in ordered:
         match = _DAYS.search(sentence)
         if match:
@@ -204,3 +208,28 @@ def date_note(ctx: Ctx, hit: dict[str, Any]) -> str:
         f" Note: the document states {stated} as its start date, but it was approved "
         f"on {effective}; the approval date governs, so it applies from {effective}.",
     )
+
+
+_DIGIT_HAS_FINAL = {"0": True, "1": True, "3": True, "6": True, "7": True, "8": True}
+
+
+def josa(word: str, after_final: str, after_vowel: str) -> str:
+    """Pick the Korean particle that fits the word's last sound ('은'/'는', '이'/'가').
+
+    Args:
+        word: The word the particle follows.
+        after_final: The form used after a final consonant (받침).
+        after_vowel: The form used after a vowel.
+
+    Returns:
+        One of the two forms.
+    """
+    text = word.rstrip(" )")
+    if not text:
+        return after_final
+    last = text[-1]
+    if "가" <= last <= "힣":
+        return after_final if (ord(last) - 0xAC00) % 28 else after_vowel
+    if last.isdigit():
+        return after_final if _DIGIT_HAS_FINAL.get(last, False) else after_vowel
+    return after_final

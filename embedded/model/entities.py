@@ -21,6 +21,40 @@ _ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})(?:-(\d{1,2}))?\b")
 _KO_DATE = re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?")
 _EN_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 _EN_DATE = re.compile(r"\b(" + "|".join(_EN_MONTHS) + r")\s+(?:(\d{1,2}),?\s+)?(\d{4})\b", re.I)
+_KO_YEAR = re.compile(r"(\d{4})\s*년(?!\s*\d{1,2}\s*월)\s*(연말|말|하반기|연초|초|상반기|중반)?")
+_EN_YEAR = re.compile(
+    r"\b(?:(end|close|beginning|start|early|late|middle|mid)(?:\s+of|-)?\s+)?"
+    r"(?:in\s+|as\s+of\s+|of\s+)?(?<![-\w])((?:19|20)\d{2})(?![-\w])",
+    re.I,
+)
+_KO_RELATIVE = re.compile(
+    r"(재작년|작년|지난\s*해|(\d+)\s*년\s*전|(\d+)\s*(?:개월|달)\s*전)\s*(이맘때|말|연말|초|연초)?"
+)
+_EN_RELATIVE = re.compile(
+    r"\b(?:(end|beginning|start) of\s+)?(last year|a year ago|one year ago|(\d+) years? ago"
+    r"|(\d+) months? ago|two years ago)\b",
+    re.I,
+)
+_YEAR_PART = {
+    "연말": (12, 31),
+    "말": (12, 31),
+    "하반기": (12, 31),
+    "end": (12, 31),
+    "close": (12, 31),
+    "late": (12, 31),
+    "연초": (1, 1),
+    "초": (1, 1),
+    "beginning": (1, 1),
+    "start": (1, 1),
+    "early": (1, 1),
+    "상반기": (6, 30),
+    "중반": (6, 30),
+    "middle": (6, 30),
+    "mid": (6, 30),
+}
+_LONE_PARTICLE = re.compile(
+    r"(?:^|\s)(?:에는|에서는|에서|에|의|까지|부터|으로는|으로|로는|로|엔)(?=\s|$)"
+)
 _EMP_NO = re.compile(r"(?<!\d)(\d{8})(?!\d)")
 _VERSION = re.compile(r"(?:제\s*)?(\d+)\s*차|\bversion\s*(\d+)\b|\bv(\d+)\b", re.I)
 _HANGUL = re.compile(r"[가-힣]")
@@ -31,7 +65,32 @@ _KO_SMALL_UNITS = {"십": 10, "백": 100, "천": 1000}
 _KO_BIG_UNITS = {"만": 10_000, "억": 100_000_000}
 _AMOUNT_UNIT = r"(?:[0-9][0-9,.]*|[일이삼사오육칠팔구]?[십백천만억])"
 AMOUNT = re.compile(rf"({_AMOUNT_UNIT}+(?:\s{_AMOUNT_UNIT}+)*)\s*원")
-_VERB_ENDINGS = ("줘", "어", "아", "야", "면", "고", "요", "까", "니", "다", "해")
+_VERB_ENDINGS = (
+    "줘",
+    "어",
+    "아",
+    "야",
+    "면",
+    "고",
+    "요",
+    "까",
+    "니",
+    "다",
+    "해",
+    "었지",
+    "았지",
+    "였지",
+    "이지",
+    "는지",
+    "은지",
+    "게",
+    "돼",
+    "될",
+    "뀔",
+    "래",
+    "죠",
+    "나",
+)
 _EN_AMOUNT = re.compile(r"([0-9][0-9,.]*)\s*(million|thousand|billion)?\s*(?:won|krw)", re.I)
 _REASON_PATTERNS = (
     re.compile(r"사유는\s*[:：]?\s*(.+?)\s*(?:입니다|이야|야|으로|로)?\s*[.!?]?\s*$"),
@@ -66,6 +125,8 @@ class Entities:
     """The reason given for a revision request."""
     sql: str | None = None
     """A literal SELECT statement in the question."""
+    relative: tuple[int, str] | None = None
+    """A date relative to today: (months back, 'same' | 'start' | 'end' of that year)."""
 
 
 def korean_amount(text: str) -> int | None:
@@ -128,7 +189,60 @@ def _as_of(question: str) -> str | None:
         year, month = int(en.group(3)), _EN_MONTHS[en.group(1).lower()]
         last = calendar.monthrange(year, month)[1]
         return date(year, month, int(en.group(2)) if en.group(2) else last).isoformat()
+    # A year alone means its end (the last day is in it), unless a part is named.
+    for pattern, part_group, year_group in ((_KO_YEAR, 2, 1), (_EN_YEAR, 1, 2)):
+        match = pattern.search(question)
+        if match:
+            part = (match.group(part_group) or "").lower()
+            month, day = _YEAR_PART.get(part, (12, 31))
+            return date(int(match.group(year_group)), month, day).isoformat()
     return None
+
+
+def _relative(question: str) -> tuple[int, str] | None:
+    """'작년 이맘때', '2년 전', 'a year ago', 'end of last year' → (months back, anchor)."""
+    ko = _KO_RELATIVE.search(question)
+    if ko:
+        word, years, months, part = ko.group(1), ko.group(2), ko.group(3), ko.group(4) or ""
+        back = 24 if word == "재작년" else 12
+        if years:
+            back = 12 * int(years)
+        elif months:
+            back = int(months)
+        anchor = "end" if part in ("말", "연말") else "start" if part in ("초", "연초") else "same"
+        return back, anchor
+    en = _EN_RELATIVE.search(question)
+    if en:
+        part, phrase = (en.group(1) or "").lower(), en.group(2).lower()
+        back = 24 if phrase.startswith("two") else 12
+        if en.group(3):
+            back = 12 * int(en.group(3))
+        elif en.group(4):
+            back = int(en.group(4))
+        return back, "end" if part == "end" else "start" if part else "same"
+    return None
+
+
+def resolve_relative(today: str, relative: tuple[int, str]) -> str:
+    """Turn a relative date into an ISO date, given today's ISO date.
+
+    Args:
+        today: Today as the platform reports it.
+        relative: (months back, anchor) from the question.
+
+    Returns:
+        The ISO date.
+    """
+    base = date.fromisoformat(today)
+    back, anchor = relative
+    months = base.year * 12 + base.month - 1 - back
+    year, month = divmod(months, 12)
+    month += 1
+    if anchor == "end":
+        return date(year, 12, 31).isoformat()
+    if anchor == "start":
+        return date(year, 1, 1).isoformat()
+    return date(year, month, min(base.day, calendar.monthrange(year, month)[1])).isoformat()
 
 
 def strip_particle(word: str) -> str:
@@ -179,13 +293,21 @@ def _keywords(question: str, lang: str) -> list[str]:
         return found
     for raw in _WORD.findall(question):
         word = strip_particle(raw)
-        if word in STOPWORDS or not _HANGUL.search(word) or len(word) < 2:
+        if raw in STOPWORDS or word in STOPWORDS or not _HANGUL.search(word) or len(word) < 2:
             continue
         if word.endswith(_VERB_ENDINGS) or re.search(r"\d", word):
             continue
         if word not in found:
             found.append(word)
     return found
+
+
+def _without_dates(question: str) -> str:
+    """The question with its date phrases removed ('2024년 말', '작년 이맘때' are not topics)."""
+    for pattern in (_KO_DATE, _KO_RELATIVE, _KO_YEAR, _ISO_DATE):
+        question = pattern.sub(" ", question)
+    # The particle that followed a removed date ('2023년 초에는' → '에는') is no word either.
+    return _LONE_PARTICLE.sub(" ", question)
 
 
 def _reason(question: str) -> str | None:
@@ -210,9 +332,10 @@ def extract(question: str) -> Entities:
     """
     lang = "ko" if _HANGUL.search(question) else "en"
     lowered = question.lower()
-    title, title_words = _korean_title(question) if lang == "ko" else (None, [])
+    title, title_words = _korean_title(_without_dates(question)) if lang == "ko" else (None, [])
     if lang == "en":
         title_words = _english_title(lowered)
+    relative = _relative(question)
     version_match = _VERSION.search(question)
     version = None
     if version_match:
@@ -227,13 +350,14 @@ def extract(question: str) -> Entities:
     return Entities(
         lang=lang,
         doc_nos=_DOC_NO.findall(question),
-        as_of=_as_of(question),
+        as_of=None if relative else _as_of(question),
+        relative=relative,
         emp_nos=_EMP_NO.findall(question),
         amount=_amount(question),
         version=version,
         title_words=title_words,
         title=title,
-        keywords=_keywords(question, lang),
+        keywords=_keywords(_without_dates(question), lang),
         reason=_reason(question),
         sql=sql,
     )

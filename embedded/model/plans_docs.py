@@ -14,6 +14,7 @@ from embedded.model.compose import (
     hits_about,
     hits_of,
     hits_titled,
+    josa,
     not_found,
 )
 from embedded.model.plans_rules import topic_label
@@ -88,7 +89,8 @@ def plan_describe(ctx: Ctx) -> Blocks:
     latest = reg.get("latest_version")
     return answer(
         ctx.t(
-            f"{doc_no}은(는) '{reg.get('title')}'입니다 (분류 {reg.get('doc_class')}, "
+            f"{doc_no}{josa(doc_no, '은', '는')} '{reg.get('title')}'입니다 "
+            f"(분류 {reg.get('doc_class')}, "
             f"소관 {reg.get('owner_dept')}). 승인된 개정은 제{latest}차까지 있습니다. "
             f"버전 이력: {listed or '없음'}.",
             f"{doc_no} is '{reg.get('title')}' ({reg.get('doc_class')}, owned by "

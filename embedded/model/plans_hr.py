@@ -18,7 +18,7 @@ from embedded.model.compose import (
     rows_of,
 )
 from embedded.model.lexicon import LEAVE_TYPES
-from embedded.model.plans_rules import first_search, topic_hits, topic_label
+from embedded.model.plans_rules import first_search, primary_search, topic_hits, topic_label
 
 _MAX_ROWS = 20
 _SAFE_VALUE = re.compile(r"^[0-9A-Za-z가-힣 _-]+$")
@@ -105,7 +105,7 @@ def plan_remaining(ctx: Ctx) -> Blocks:
     step = first_search(ctx)
     if step:
         return step
-    search = ctx.turn.all("search_regulations")[0]
+    search = primary_search(ctx) or ctx.turn.all("search_regulations")[0]
     if search.failed:
         return answer(failure(ctx, search))
     hits = topic_hits(ctx)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embedded.model.compose import (
     Blocks,
@@ -18,9 +18,14 @@ from embedded.model.compose import (
     hits_about,
     hits_of,
     hits_titled,
+    josa,
     not_found,
     squash,
 )
+from embedded.model.entities import resolve_relative
+
+if TYPE_CHECKING:
+    from embedded.model.conversation import ToolCall
 
 _CONTACT_WORDS = ("연락처", "전화", "문의", "담당", "내선", "contact", "phone", "tel")
 _LINE = re.compile(r"[^\n.]+")
@@ -35,23 +40,60 @@ def search_query(ctx: Ctx) -> str:
     return ctx.turn.question
 
 
-def first_search(ctx: Ctx, query: str | None = None) -> Blocks | None:
-    """Return the first search call to make, or None when it has been made."""
-    if ctx.turn.all("search_regulations"):
+def as_of(ctx: Ctx) -> str | None:
+    """The date the question asks about: named, or relative to the platform's today."""
+    if ctx.ents.as_of or ctx.ents.relative is None:
+        return ctx.ents.as_of
+    searches = ctx.turn.all("search_regulations")
+    today = (searches[0].data or {}).get("as_of") if searches else None
+    if not isinstance(today, str):
         return None
+    try:
+        return resolve_relative(today, ctx.ents.relative)
+    except ValueError:
+        return None
+
+
+def first_search(ctx: Ctx, query: str | None = None) -> Blocks | None:
+    """Return the search call to make next, or None when the main search has been made.
+
+    A relative date ('작년 이맘때') needs today's date first: the platform reports
+    it with every search, so the first search runs for today and tells us.
+    """
+    searches = ctx.turn.all("search_regulations")
+    when = as_of(ctx)
+    if searches and (when is None or primary_search(ctx) is not None):
+        return None
+    if searches and ctx.ents.relative and when is None:
+        return None  # today could not be read: answer from the search we have
     args: dict[str, Any] = {"question": query or search_query(ctx)}
-    if ctx.ents.as_of:
-        args["as_of"] = ctx.ents.as_of
+    if when:
+        args["as_of"] = when
     return call(ctx, "search_regulations", args)
 
 
-def topic_hits(ctx: Ctx) -> list[dict[str, Any]]:
-    """Return the first search's hits that are about the question (title or topic words)."""
+def primary_search(ctx: Ctx) -> ToolCall | None:
+    """The search that answers the question: the one run for the asked date."""
     searches = ctx.turn.all("search_regulations")
-    hits = hits_of(searches[0]) if searches else []
+    when = as_of(ctx)
+    if when and ctx.ents.relative:
+        return next((s for s in searches if s.input.get("as_of") == when), None)
+    return searches[0] if searches else None
+
+
+def topic_hits(ctx: Ctx) -> list[dict[str, Any]]:
+    """Return the main search's hits about the question, the topic's own article first."""
+    hits = hits_of(primary_search(ctx))
     if ctx.ents.title_words:
-        return hits_titled(hits, ctx.ents.title_words)
-    return hits_about(hits, ctx.ents.keywords) if ctx.ents.keywords else hits
+        found = hits_titled(hits, ctx.ents.title_words)
+    else:
+        found = hits_about(hits, ctx.ents.keywords) if ctx.ents.keywords else hits
+    subject = squash(ctx.ents.keywords[0]) if ctx.ents.keywords else ""
+    if not subject:
+        return found
+    # An article titled with the subject ('제5조 연차휴가') states the rule itself;
+    # a guideline that merely mentions it ('반차 2회는 연차휴가 1일') does not.
+    return sorted(found, key=lambda h: subject not in squash(str(h.get("article_title", ""))))
 
 
 def topic_label(ctx: Ctx) -> str:
@@ -93,7 +135,7 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
     step = first_search(ctx)
     if step:
         return step
-    search = ctx.turn.all("search_regulations")[0]
+    search = primary_search(ctx) or ctx.turn.all("search_regulations")[0]
     if search.failed:
         return answer(failure(ctx, search))
     hits = topic_hits(ctx)
@@ -112,12 +154,13 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
                 f"I found {citation}, but no article states a number of days: {top.get('text')}",
             )
         )
-    if ctx.ents.as_of:
+    when = as_of(ctx)
+    if when:
         return answer(
             ctx.t(
-                f"{days}일입니다. {ctx.ents.as_of} 기준으로 시행 중이던 {citation}에 따르면 "
-                f"{topic_label(ctx)}은(는) {days}일이었습니다.",
-                f"{days} days. On {ctx.ents.as_of} the version in force was {citation}, "
+                f"{days}일입니다. {when} 기준으로 시행 중이던 {citation}에 따르면 "
+                f"{topic_label(ctx)}{josa(topic_label(ctx), '은', '는')} {days}일이었습니다.",
+                f"{days} days. On {when} the version in force was {citation}, "
                 f"which granted {days} days.",
             )
         )
@@ -125,8 +168,10 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
         return call(ctx, "pending_revision", {"doc_no": doc_no})
     today = str((search.data or {}).get("as_of") or "")
     approved, drafts = _upcoming(ctx, doc_no, today)
+    label = topic_label(ctx)
     text = ctx.t(
-        f"현재 시행 중인 {citation}에 따르면 {topic_label(ctx)}은(는) {days}일까지 쓸 수 있습니다.",
+        f"현재 시행 중인 {citation}에 따르면 {label}{josa(label, '은', '는')} "
+        f"{days}일까지 쓸 수 있습니다.",
         f"Under {citation}, currently in force, the entitlement is {days} days.",
     ) + date_note(ctx, top)
     for version in approved:
@@ -137,7 +182,8 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
         eff = version.get("effective_from")
         figure = ctx.t(f"{next_days}일로 ", f"to {next_days} days ") if next_days else ""
         text += ctx.t(
-            f" 다만 {next_cite}이(가) 승인되어 {eff}부터 {figure}바뀔 예정이며, "
+            f" 다만 {next_cite}{josa(next_cite, '이', '가')} 승인되어 "
+            f"{eff}부터 {figure}바뀔 예정이며, "
             f"아직 시행 전이므로 그 전까지는 {days}일이 적용됩니다.",
             f" An approved {next_cite} changes this {figure}from {eff}; it is not in force "
             f"yet, so until then {days} days apply.",
@@ -157,7 +203,7 @@ def plan_effective_date(ctx: Ctx) -> Blocks:
     step = first_search(ctx)
     if step:
         return step
-    search = ctx.turn.all("search_regulations")[0]
+    search = primary_search(ctx) or ctx.turn.all("search_regulations")[0]
     if search.failed:
         return answer(failure(ctx, search))
     hits = topic_hits(ctx)
@@ -217,7 +263,7 @@ def plan_search(ctx: Ctx) -> Blocks:
     step = first_search(ctx, f"{search_query(ctx)} 문의처 전화 담당자" if contact else None)
     if step:
         return step
-    search = ctx.turn.all("search_regulations")[0]
+    search = primary_search(ctx) or ctx.turn.all("search_regulations")[0]
     if search.failed:
         return answer(failure(ctx, search))
     hits = topic_hits(ctx)
