@@ -1,9 +1,11 @@
 """The cited document and version, opened from a citation chip.
 
-Fetched as the persona whose answer cited it, through the session's own tools
-(``describe_regulation`` and ``get_effective_version``), so the platform's
-policies decide what is shown — there is no second client here. The fetch runs
-off the GUI thread.
+Shows the cited version's article text (from the turn's own
+``search_regulations`` hits, else one more ``search_regulations`` call), its
+effective dates and any stated/approved date mismatch, and the document's
+version table. Everything is fetched as the persona whose answer cited it,
+through the session's own tools, so the platform's policies decide what is
+shown — there is no second client here. The fetch runs off the GUI thread.
 """
 
 from __future__ import annotations
@@ -16,23 +18,88 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 
-def fetch_evidence(session: Any, doc_no: str, version: int | None) -> dict[str, Any]:
-    """Ask the persona's tools about a document.
+def cited_hits(
+    hits: list[dict[str, Any]], doc_no: str, version: int | None
+) -> list[dict[str, Any]]:
+    """The search hits of one document version, each article once, in article order.
+
+    Args:
+        hits: ``search_regulations`` hits this persona's tools returned.
+        doc_no: Document number.
+        version: The version wanted (None: any).
+
+    Returns:
+        The matching hits, deduplicated by article.
+    """
+    seen: dict[str, dict[str, Any]] = {}
+    for hit in hits:
+        if hit.get("doc_no") != doc_no:
+            continue
+        if version is not None and hit.get("version") != version:
+            continue
+        seen.setdefault(str(hit.get("article_no") or hit.get("article_title") or len(seen)), hit)
+    return sorted(seen.values(), key=lambda h: _article_order(str(h.get("article_no") or "")))
+
+
+def _article_order(article_no: str) -> tuple[int, str]:
+    digits = "".join(ch for ch in article_no if ch.isdigit())
+    return (int(digits) if digits else 10**6, article_no)
+
+
+def fetch_evidence(
+    session: Any, doc_no: str, version: int | None, hits: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Ask the persona's tools about a document and the cited version's articles.
+
+    Article text comes from ``hits`` (the turn's own ``search_regulations``
+    results) when they hold the cited version; otherwise from a
+    ``search_regulations`` call for the document's title as of the version's
+    effective date, kept to that document and version. Nothing is shown that
+    the persona's tools did not return.
 
     Args:
         session: A ``PersonaSession`` (its ``tools`` map names to tools with ``run``).
         doc_no: Document number.
         version: Cited version, if any.
+        hits: Search hits the persona already received, if any.
 
     Returns:
-        ``{"describe": payload, "version": payload or None}`` as the tools returned them.
+        ``{"describe": payload, "version": payload or None, "wanted": int or None,
+        "articles": [hits], "articles_source": "turn"|"search"|None}``.
     """
     tools = session.tools
     describe = tools["describe_regulation"].run({"doc_no": doc_no}).payload
     effective = None
+    wanted = version
     if version is None:
         effective = tools["get_effective_version"].run({"doc_no": doc_no}).payload
-    return {"describe": describe, "version": effective}
+        wanted = ((effective or {}).get("version") or {}).get("version")
+    result: dict[str, Any] = {
+        "describe": describe,
+        "version": effective,
+        "wanted": wanted,
+        "articles": [],
+        "articles_source": None,
+    }
+    regulation = (describe or {}).get("regulation") if isinstance(describe, dict) else None
+    if not regulation:
+        return result
+    articles = cited_hits(list(hits or []), doc_no, wanted)
+    if articles:
+        result.update(articles=articles, articles_source="turn")
+        return result
+    row = next(
+        (v for v in describe.get("versions", []) if wanted is None or v.get("version") == wanted),
+        None,
+    )
+    args: dict[str, Any] = {"question": str(regulation.get("title") or doc_no)}
+    if row and row.get("effective_from"):
+        args["as_of"] = row["effective_from"]
+    searched = tools["search_regulations"].run(args).payload or {}
+    found = cited_hits(list(searched.get("hits") or []), doc_no, wanted)
+    if found:
+        result.update(articles=found, articles_source="search")
+    return result
 
 
 def _tr(text: str) -> str:
@@ -49,21 +116,66 @@ def evidence_html(doc_no: str, version: int | None, evidence: dict[str, Any]) ->
         missing = html.escape(_tr("not available to you or not present."))
         return f"<p><b>{html.escape(doc_no)}</b>: {missing}</p>"
     e = html.escape
+    effective = ((evidence.get("version") or {}).get("version") or {}).get("version")
+    wanted = evidence.get("wanted", version if version is not None else effective)
+    versions = list(describe.get("versions", []))
+    cited = next((v for v in versions if v.get("version") == wanted), None)
+    warn = "#ef6c00"
     parts = [
-        f"<h3>{e(doc_no)} {e(str(regulation.get('title', '')))}</h3>",
-        f"<p>{e(str(regulation.get('doc_class', '')))} · {e(str(regulation.get('owner_dept', '')))}"
+        f"<h2 style='margin-bottom:2px'>{e(doc_no)} {e(str(regulation.get('title', '')))}</h2>",
+        f"<p style='margin-top:0'>{e(str(regulation.get('doc_class', '')))}"
+        f" · {e(str(regulation.get('owner_dept', '')))}"
         f" · {e(str(regulation.get('sensitivity', '')))}</p>",
+    ]
+    if wanted is not None:
+        heading = _tr("Cited version: {0}").format(f"제{wanted}차")
+        parts.append(f"<h3>{e(heading)}</h3>")
+    if cited:
+        until = cited.get("effective_to") or _tr("in force")
+        parts.append(
+            f"<p>{e(_tr('Effective {0} → {1}').format(cited.get('effective_from') or '?', until))}"
+        )
+        if cited.get("summary"):
+            parts.append(f"<br>{e(str(cited['summary']))}")
+        parts.append("</p>")
+        if cited.get("date_mismatch"):
+            note = _tr(
+                "The document states it takes effect on {0}, but the approved effective date"
+                " is {1}. The approved date applies."
+            ).format(cited.get("stated_from") or "?", cited.get("effective_from") or "?")
+            parts.append(f"<p style='color:{warn}'>⚠ {e(note)}</p>")
+    elif wanted is not None:
+        parts.append(f"<p>{e(_tr('This version is not in the version history you can see.'))}</p>")
+    articles = evidence.get("articles") or []
+    if articles:
+        source = (
+            _tr("Article text as this persona's search returned it in the turn.")
+            if evidence.get("articles_source") == "turn"
+            else _tr("Article text as this persona's search returns it now.")
+        )
+        parts.append(f"<p><i>{e(source)}</i></p>")
+        for hit in articles:
+            title = f"{hit.get('article_no') or ''} {hit.get('article_title') or ''}".strip()
+            body = e(str(hit.get("text") or "")).replace("\n", "<br>")
+            parts.append(
+                f"<h4 style='margin-bottom:2px'>{e(title)}</h4><p style='margin-top:0'>{body}</p>"
+            )
+    else:
+        parts.append(
+            f"<p><i>{e(_tr('No article text of this version was returned to you.'))}</i></p>"
+        )
+    parts += [
+        f"<h3>{e(_tr('Versions'))}</h3>",
         "<table cellpadding='3'><tr>"
         + "".join(
-            f"<th>{e(_tr(h))}</th>" for h in ("version", "effective", "until", "stated", "summary")
+            f"<th align='left'>{e(_tr(h))}</th>"
+            for h in ("version", "effective", "until", "stated", "summary")
         )
         + "</tr>",
     ]
-    effective = ((evidence.get("version") or {}).get("version") or {}).get("version")
-    wanted = version if version is not None else effective
-    for row in describe.get("versions", []):
-        mark = " style='background:#fff3c4'" if row.get("version") == wanted else ""
-        mismatch = " ⚠" if row.get("date_mismatch") else ""
+    for row in versions:
+        mark = " style='background:#fff3c4; color:#1d2125'" if row.get("version") == wanted else ""
+        mismatch = f" <span style='color:{warn}'>⚠</span>" if row.get("date_mismatch") else ""
         parts.append(
             f"<tr{mark}><td>제{e(str(row.get('version')))}차</td>"
             f"<td>{e(str(row.get('effective_from') or ''))}</td>"
@@ -86,12 +198,20 @@ class EvidenceDialog(QDialog):
     """The evidence arrived (or failed) and is shown."""
 
     def __init__(
-        self, session: Any, doc_no: str, version: int | None, parent: QWidget | None = None
+        self,
+        session: Any,
+        doc_no: str,
+        version: int | None,
+        parent: QWidget | None = None,
+        *,
+        hits: list[dict[str, Any]] | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setWindowTitle(self.tr("Evidence: {0}").format(doc_no))
-        self.resize(640, 420)
-        self.doc_no, self.version = doc_no, version
+        cited = doc_no if version is None else f"{doc_no} 제{version}차"
+        self.setWindowTitle(self.tr("Evidence: {0}").format(cited))
+        self.resize(720, 640)
+        self.doc_no, self.version, self.hits = doc_no, version, list(hits or [])
+        self.evidence: dict[str, Any] = {}
         self.browser = QTextBrowser(self)
         self.browser.setPlainText(self.tr("Loading {0}…").format(doc_no))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
@@ -108,12 +228,13 @@ class EvidenceDialog(QDialog):
 
     def _fetch(self, session: Any) -> None:
         try:
-            result: Any = fetch_evidence(session, self.doc_no, self.version)
+            result: Any = fetch_evidence(session, self.doc_no, self.version, self.hits)
         except Exception as exc:  # shown in the dialog
             result = {"describe": {"error": f"{type(exc).__name__}: {exc}"}}
         self._relay.done.emit(result)
 
     def _show(self, evidence: dict[str, Any]) -> None:
+        self.evidence = evidence
         self.browser.setHtml(evidence_html(self.doc_no, self.version, evidence))
         self.loaded.emit()
 

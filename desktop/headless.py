@@ -42,6 +42,14 @@ def parse_gui_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--approve", action="store_true", help="approve writes (default deny)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds to wait in all")
     parser.add_argument("--size", default="1400x860", help="window size WxH")
+    parser.add_argument(
+        "--tool-detail", type=Path, default=None, help="also grab the tool panel (search call)"
+    )
+    parser.add_argument(
+        "--evidence", type=Path, default=None, help="also open the first citation and grab it"
+    )
+    parser.add_argument("--lang", default="", help="UI language for this run: en or ko")
+    parser.add_argument("--theme", default="", help="light or dark for this run")
     return parser.parse_args(argv)
 
 
@@ -131,7 +139,63 @@ def drive(window: MainWindow, options: argparse.Namespace) -> dict[str, Any]:
         options.screenshot.parent.mkdir(parents=True, exist_ok=True)
         window.grab().save(str(options.screenshot))
         screenshot = str(options.screenshot)
-    return {"panes": results, "differences": differences, "screenshot": screenshot}
+    output: dict[str, Any] = {
+        "panes": results,
+        "differences": differences,
+        "screenshot": screenshot,
+    }
+    if options.tool_detail is not None and panes:
+        output["tool_detail"] = _grab_tool_detail(panes[0], options.tool_detail)
+    if options.evidence is not None and panes:
+        output["evidence"] = _grab_evidence(window, panes[0], options.evidence, options.timeout)
+    return output
+
+
+def _grab_tool_detail(pane: Any, path: Path) -> str:
+    """Select the pane's first search call (else its last call) and grab its tool panel."""
+    calls = pane.tools.calls
+    position = next(
+        (i for i, c in enumerate(calls) if c.tool == "search_regulations" and c.row_count),
+        len(calls) - 1,
+    )
+    if position >= 0:
+        pane.tool_panel.table.selectRow(position)
+    panel = pane.tool_panel
+    total = sum(pane.splitter.sizes())
+    pane.splitter.setSizes([total - 760, 760])  # give the panel room, as a person would
+    _wait(lambda: False, 0.1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    panel.grab().save(str(path))
+    return str(path)
+
+
+def _grab_evidence(window: Any, pane: Any, path: Path, timeout_s: float) -> str | None:
+    """Open the first citation of the pane's last answer as that persona and grab it."""
+    from desktop.evidence_view import EvidenceDialog
+
+    result = pane.last_result
+    citations = [
+        c
+        for e in (result.events if result is not None else [])
+        if e.get("kind") == "answer_finished"
+        for c in e.get("citations") or []
+    ]
+    if not citations:
+        return None
+    cited = citations[0]
+    dialog = EvidenceDialog(
+        pane.session, cited["doc_no"], cited.get("version"), window, hits=pane.search_hits()
+    )
+    loaded: list[bool] = []
+    dialog.loaded.connect(lambda: loaded.append(True))
+    dialog.show()
+    _wait(lambda: bool(loaded), timeout_s)
+    _wait(lambda: False, 0.1)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    dialog.grab().save(str(path))
+    dialog.wait_fetched()
+    dialog.close()
+    return str(path)
 
 
 def run_headless(provider: ServiceProvider, args: list[str]) -> int:
@@ -148,7 +212,15 @@ def run_headless(provider: ServiceProvider, args: list[str]) -> int:
     from desktop.app import ensure_app
     from desktop.main_window import MainWindow
 
-    ensure_app([])
+    app = ensure_app([])
+    if options.lang:
+        from desktop.i18n import install_translator
+
+        install_translator(app, options.lang)
+    if options.theme:
+        from desktop.theme import apply_theme
+
+        apply_theme(app, options.theme)
     width, _, height = options.size.partition("x")
     window = MainWindow(provider, offer_login=False)
     window.resize(int(width), int(height))

@@ -152,7 +152,7 @@ class MainWindow(QMainWindow):
         QShortcut(QKeySequence("Ctrl+P"), self, self.focus_persona_switcher)
 
         self.single_stack = QStackedWidget(self)
-        self.placeholder = QLabel(self.tr("Sign in as a persona to start asking."), self)
+        self.placeholder = self._build_placeholder()
         self.single_stack.addWidget(self.placeholder)
         self.question_edit = QTextEdit(self)
         self.question_edit.setAcceptRichText(False)
@@ -186,6 +186,46 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.status_label, 1)
         self.connection_label = QLabel(self.tr("connecting"), self)
         self.statusBar().addPermanentWidget(self.connection_label)
+
+    def _build_placeholder(self) -> QWidget:
+        """No persona yet: say what to do, with the button to do it."""
+        page = QWidget(self)
+        layout = QVBoxLayout(page)
+        layout.addStretch(1)
+        title = QLabel(self.tr("Nobody is signed in yet"), page)
+        title.setStyleSheet("font-size: 16pt; font-weight: 600;")
+        text = QLabel(
+            self.tr(
+                "RegDesk answers as the persona you sign in as: each sees only what the"
+                " platform allows that person. Sign in as one persona to ask, or as"
+                " several to compare their answers side by side (Ctrl+T)."
+            ),
+            page,
+        )
+        text.setWordWrap(True)
+        text.setMaximumWidth(560)
+        self.placeholder_button = QPushButton(self.tr("Sign in…"), page)
+        self.placeholder_button.setDefault(True)
+        self.placeholder_button.clicked.connect(lambda *_: self.open_login_dialog())
+        self.placeholder_button.setEnabled(False)
+        self.placeholder_status = QLabel(self.tr("Starting the platform…"), page)
+        self.placeholder_status.setEnabled(False)
+        for widget in (title, text, self.placeholder_button, self.placeholder_status):
+            layout.addWidget(widget, 0, Qt.AlignmentFlag.AlignHCenter)
+        layout.addStretch(2)
+        return page
+
+    def _update_title(self) -> None:
+        """Window title: the app and who is asking."""
+        if self.pages.currentWidget() is self.split_view and self.split_view.panes:
+            who = ", ".join(p.persona for p in self.split_view.panes if p.persona)
+            self.setWindowTitle(self.tr("RegDesk — compare: {0}").format(who))
+            return
+        username = self.persona_switcher.currentData()
+        if username:
+            self.setWindowTitle(self.tr("RegDesk — {0}").format(self.sessions.label(username)))
+        else:
+            self.setWindowTitle(self.tr("RegDesk"))
 
     def _action(
         self, toolbar: QToolBar, text: str, slot: Any, shortcut: str | None = None
@@ -221,6 +261,12 @@ class MainWindow(QMainWindow):
             )
         )
         self.connection_label.setText(self.tr("connected"))
+        self.placeholder_button.setEnabled(True)
+        self.placeholder_status.setText(
+            self.tr("Demo personas: hong (employee), park (manager), cho (HR officer).")
+            if demo_passwords(endpoints.ground_truth)
+            else ""
+        )
         self.services_ready.emit(endpoints)
         if self.offer_login and not len(self.sessions):
             self.open_login_dialog()
@@ -228,6 +274,7 @@ class MainWindow(QMainWindow):
     def _on_services_failed(self, message: str) -> None:
         self.status_label.setText(self.tr("Could not start the services: {0}").format(message))
         self.connection_label.setText(self.tr("offline"))
+        self.placeholder_status.setText(self.tr("The platform could not be started."))
         self.services_failed.emit(message)
 
     # sessions ------------------------------------------------------------------
@@ -262,6 +309,8 @@ class MainWindow(QMainWindow):
             pane.turn_started.connect(self._update_running)
             pane.turn_finished.connect(self._update_running)
             pane.citation_clicked.connect(self.open_evidence)
+            pane.suggestion_chosen.connect(self.ask_suggestion)
+            pane.header.hide()  # the switcher already names the persona
             self.panes[username] = pane
             self.single_stack.addWidget(pane)
         pane.set_session(session)
@@ -309,12 +358,18 @@ class MainWindow(QMainWindow):
         if username in self.panes:
             self.single_stack.setCurrentWidget(self.panes[username])
         self._update_running()
+        self._update_title()
 
     def focus_persona_switcher(self) -> None:
         """Ctrl+P: jump to the persona switcher."""
         self.persona_switcher.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     # turns -----------------------------------------------------------------------
+    def ask_suggestion(self, question: str) -> None:
+        """An example question picked on an empty chat: ask it."""
+        self.question_edit.setPlainText(question)
+        self.send()
+
     def send(self) -> bool:
         """Ask the current persona the question in the box."""
         if self.pages.currentWidget() is self.split_view:
@@ -370,6 +425,7 @@ class MainWindow(QMainWindow):
         self.pages.setCurrentWidget(self.split_view if on else self.single_page)
         (self.split_view.question if on else self.question_edit).setFocus()
         self._update_running()
+        self._update_title()
 
     def all_panes(self) -> list[PersonaPane]:
         """Every pane, single and split."""
@@ -496,7 +552,8 @@ class MainWindow(QMainWindow):
             return
         from desktop.evidence_view import EvidenceDialog
 
-        dialog = EvidenceDialog(session, doc_no, version, self)
+        hits = pane.search_hits() if isinstance(pane, PersonaPane) else []
+        dialog = EvidenceDialog(session, doc_no, version, self, hits=hits)
         dialog.open()
         self.evidence_dialog = dialog
 

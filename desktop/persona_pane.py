@@ -7,8 +7,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtWidgets import (
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from agent_core.approval import ApprovalDecision
 from agent_core.events import event_to_dict
@@ -26,6 +33,56 @@ if TYPE_CHECKING:
 
 ApprovalHandler = Callable[["PersonaPane", "ApprovalRequested"], None]
 """Asks a person; must eventually call ``pane.answer_approval(decision)``."""
+
+
+def example_questions() -> list[str]:
+    """Questions offered on an empty chat, in the UI's language."""
+
+    def tr(text: str) -> str:
+        return QCoreApplication.translate("PersonaPane", text)
+
+    return [
+        tr("How many days of childcare leave do I have left?"),
+        tr("Which version of the childcare support rule is in force today?"),
+        tr("What is the lodging limit for a business trip to Seoul?"),
+        tr("Which regulations derive from the HR rule?"),
+        tr("Are any revisions pending for the annual leave regulation?"),
+        tr("How much childcare leave has my department used?"),
+    ]
+
+
+class SuggestionsView(QWidget):
+    """An empty chat's invitation: a few example questions, one click each."""
+
+    chosen = Signal(str)
+    """The question a person picked."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QVBoxLayout(self)
+        layout.addStretch(1)
+        title = QLabel(self.tr("Ask about regulations, versions or your HR records."), self)
+        title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        title.setWordWrap(True)
+        title.setStyleSheet("font-size: 14pt; font-weight: 600;")
+        hint = QLabel(self.tr("Try one of these, or type your own question below:"), self)
+        hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        hint.setWordWrap(True)
+        layout.addWidget(title)
+        layout.addWidget(hint)
+        self.buttons: list[QPushButton] = []
+        for question in example_questions():
+            button = QPushButton(question, self)
+            button.setFlat(False)
+            button.setCursor(Qt.CursorShape.PointingHandCursor)
+            button.setStyleSheet("text-align: left; padding: 6px 12px;")
+            button.clicked.connect(lambda *_, q=question: self.chosen.emit(q))
+            row = QVBoxLayout()
+            row.setContentsMargins(40, 0, 40, 0)
+            row.addWidget(button)
+            layout.addLayout(row)
+            self.buttons.append(button)
+        layout.addStretch(2)
 
 
 @dataclass
@@ -88,6 +145,8 @@ class PersonaPane(QWidget):
     """An ``ApprovalRequested`` reached this pane."""
     citation_clicked = Signal(str, object)
     """(doc_no, version) of a clicked citation chip."""
+    suggestion_chosen = Signal(str)
+    """An example question picked on the empty chat."""
 
     def __init__(self, persona: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -102,8 +161,16 @@ class PersonaPane(QWidget):
         self.header.setTextFormat(Qt.TextFormat.PlainText)
         self.header_extra = QVBoxLayout()
         self.header_extra.setContentsMargins(0, 0, 0, 0)
+        self.suggestions = SuggestionsView(self)
+        self.suggestions.chosen.connect(self.suggestion_chosen)
+        self.chat_stack = QStackedWidget(self)
+        self.chat_stack.addWidget(self.chat)
+        self.chat_stack.addWidget(self.suggestions)
+        self.transcript.rowsInserted.connect(self._update_empty)
+        self.transcript.modelReset.connect(self._update_empty)
+        self.transcript.rowsRemoved.connect(self._update_empty)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
-        splitter.addWidget(self.chat)
+        splitter.addWidget(self.chat_stack)
         splitter.addWidget(self.tool_panel)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
@@ -121,6 +188,22 @@ class PersonaPane(QWidget):
         self._started = 0.0
         self.chat.citation_clicked.connect(self.citation_clicked)
         self._update_header()
+        self._update_empty()
+
+    def _update_empty(self, *_: object) -> None:
+        empty = self.transcript.rowCount() == 0
+        self.chat_stack.setCurrentWidget(self.suggestions if empty else self.chat)
+
+    def search_hits(self) -> list[dict[str, Any]]:
+        """Every ``search_regulations`` hit this pane's persona received in this chat."""
+        hits: list[dict[str, Any]] = []
+        for call in self.tools.calls:
+            if call.tool != "search_regulations":
+                continue
+            payload = call.payload()
+            if isinstance(payload, dict):
+                hits.extend(h for h in payload.get("hits") or [] if isinstance(h, dict))
+        return hits
 
     # persona ----------------------------------------------------------------
     def set_session(self, session: Any) -> None:

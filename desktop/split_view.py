@@ -146,6 +146,7 @@ class SplitCompareView(QWidget):
         split = SplitPane(self.sessions, persona, self.pane_splitter)
         split.remove_requested.connect(self.remove_pane)
         split.pane.turn_finished.connect(self._pane_finished)
+        split.pane.suggestion_chosen.connect(self.ask_all)
         self.pane_splitter.addWidget(split)
         self.split_panes.append(split)
         self._update_buttons()

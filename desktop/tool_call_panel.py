@@ -227,6 +227,10 @@ class ToolCallDelegate(QStyledItemDelegate):
             painter.drawLine(inner.topRight(), inner.bottomLeft())
 
 
+LEADING_COLUMNS = ("doc_no", "version", "article_no", "article_title", "title", "depth")
+"""Columns a person looks for first in a list of results."""
+
+
 def result_table(payload: Any) -> tuple[list[str], list[list[Any]], dict[str, Any]] | None:
     """The rows inside a tool's JSON, if it holds any.
 
@@ -249,9 +253,14 @@ def result_table(payload: Any) -> tuple[list[str], list[list[Any]], dict[str, An
             columns: list[str] = []
             for item in value:
                 columns.extend(k for k in item if k not in columns)
-            if "text" in columns:  # the long article text reads best last
-                columns.remove("text")
-                columns.append("text")
+            first = [c for c in LEADING_COLUMNS if c in columns]
+            columns = (
+                first
+                + [c for c in columns if c not in first and c != "text"]
+                + (
+                    ["text"] if "text" in columns else []  # the long article text reads best last
+                )
+            )
             rows = [[item.get(c) for c in columns] for item in value]
             rest = {k: v for k, v in payload.items() if k != key}
             return columns, rows, rest

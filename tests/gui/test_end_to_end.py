@@ -108,6 +108,8 @@ def test_citation_opens_the_cited_version_as_that_persona(qtbot: Any, live_windo
         dialog.wait_fetched()
         dialog.close()
     assert "차" in shown["cho"]  # the version table is there
+    assert "Cited version" in shown["cho"]  # the effective version, with its articles or a word
+    assert "Cited version" not in shown["hong"]
     assert restricted in shown["cho"] and "not available" not in shown["cho"]
     assert "not available" in shown["hong"]
 

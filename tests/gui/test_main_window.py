@@ -140,3 +140,23 @@ def test_keyboard_shortcuts(qtbot: Any, window_factory: Any) -> None:
     qtbot.keyClick(window.question_edit, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
     assert window.pages.currentWidget() is window.split_view
     gate.set()
+
+
+def test_empty_states_title_and_suggestions(qtbot: Any, window_factory: Any) -> None:
+    window = window_factory()
+    assert window.single_stack.currentWidget() is window.placeholder  # call to action first
+    assert window.windowTitle() == "RegDesk"
+    questions: list[str] = []
+    pane = window.add_session(
+        ScriptedSession("hong", lambda q: questions.append(q) or scripted_turn("hong"))
+    )
+    assert window.windowTitle().startswith("RegDesk — ") and "hong" in window.windowTitle()
+    assert pane.header.isHidden()  # the switcher already names the persona
+    assert pane.chat_stack.currentWidget() is pane.suggestions
+    suggestion = pane.suggestions.buttons[0]
+    with qtbot.waitSignal(pane.turn_finished, timeout=10000):
+        suggestion.click()
+    assert questions == [suggestion.text()]
+    assert pane.chat_stack.currentWidget() is pane.chat
+    window.new_chat()
+    assert pane.chat_stack.currentWidget() is pane.suggestions
