@@ -83,21 +83,42 @@ def plan_describe(ctx: Ctx) -> Blocks:
     if not reg:
         return answer(not_found(ctx, doc_no))
     versions = result.data.get("versions") or []
-    listed = ", ".join(
-        cite(ctx, doc_no, v.get("version"), v.get("effective_from")) for v in versions
-    )
     latest = reg.get("latest_version")
-    return answer(
-        ctx.t(
-            f"{doc_no}{josa(doc_no, '은', '는')} '{reg.get('title')}'입니다 "
-            f"(분류 {reg.get('doc_class')}, "
-            f"소관 {reg.get('owner_dept')}). 승인된 개정은 제{latest}차까지 있습니다. "
-            f"버전 이력: {listed or '없음'}.",
-            f"{doc_no} is '{reg.get('title')}' ({reg.get('doc_class')}, owned by "
-            f"{reg.get('owner_dept')}). Approved versions go up to version {latest}. "
-            f"History: {listed or 'none'}.",
-        )
+    in_force = [v for v in versions if latest is None or _int(v.get("version")) <= _int(latest)]
+    later = [v for v in versions if latest is not None and _int(v.get("version")) > _int(latest)]
+    listed = ", ".join(
+        cite(ctx, doc_no, v.get("version"), v.get("effective_from")) for v in in_force
     )
+    text = ctx.t(
+        f"{doc_no}{josa(doc_no, '은', '는')} '{reg.get('title')}'입니다 "
+        f"(분류 {reg.get('doc_class')}, 소관 {reg.get('owner_dept')}). "
+        f"현재 시행 중인 최신 개정은 제{latest}차입니다. 버전 이력: {listed or '없음'}.",
+        f"{doc_no} is '{reg.get('title')}' ({reg.get('doc_class')}, owned by "
+        f"{reg.get('owner_dept')}). The latest version in force is version {latest}. "
+        f"History: {listed or 'none'}.",
+    )
+    for v in later:
+        text += ctx.t(
+            f" 제{v.get('version')}차는 승인되었으나 "
+            f"{v.get('effective_from')}부터 시행 예정입니다.",
+            f" Version {v.get('version')} is approved and takes effect on "
+            f"{v.get('effective_from')}.",
+        )
+    return answer(text)
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 0
+
+
+def _graph_line(ctx: Ctx, row: dict[str, Any]) -> str:
+    depth = _int(row.get("depth") or 1)
+    level = ctx.t(f"{depth}단계", f"depth {depth}")
+    indent = "  " * max(0, depth - 1)
+    return f"{indent}- {row.get('doc_no')} {row.get('title')} ({row.get('doc_class')}, {level})"
 
 
 def _graph_rows(ctx: Ctx, tool: str, key: str, verb_ko: str, verb_en: str) -> Blocks:
@@ -120,11 +141,7 @@ def _graph_rows(ctx: Ctx, tool: str, key: str, verb_ko: str, verb_en: str) -> Bl
                 f"No documents {verb_en} {name} were found among those available to you.",
             )
         )
-    lines = "\n".join(
-        f"- {'  ' * max(0, int(r.get('depth') or 1) - 1)}{r.get('doc_no')} {r.get('title')} "
-        f"({r.get('doc_class')}, depth {r.get('depth')})"
-        for r in rows
-    )
+    lines = "\n".join(_graph_line(ctx, r) for r in rows)
     return answer(
         ctx.t(f"{name}의 {verb_ko} 문서입니다:\n{lines}", f"Documents {verb_en} {name}:\n{lines}")
     )

@@ -21,6 +21,7 @@ from embedded.model.lexicon import LEAVE_TYPES
 from embedded.model.plans_rules import first_search, primary_search, topic_hits, topic_label
 
 _MAX_ROWS = 20
+_EN_LEAVE = {"육아휴직": "Childcare leave", "연차": "Annual leave"}
 _SAFE_VALUE = re.compile(r"^[0-9A-Za-z가-힣 _-]+$")
 
 
@@ -88,15 +89,50 @@ def plan_usage(ctx: Ctx) -> Blocks:
                 "or do not exist.",
             )
         )
+    return answer(_usage_table(ctx, columns, rows))
+
+
+def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
+    """A short per-employee table (사번, department, days) with the total."""
     totals = _used_by_employee(columns, rows)
-    summary = ", ".join(f"{emp} {days}일" for emp, days in totals.items())
-    return answer(
-        ctx.t(
-            f"조회 가능한 사용 현황입니다 ({len(rows)}건, 사번별 합계: {summary}).\n"
-            f"{table(columns, rows)}",
-            f"Usage visible to you ({len(rows)} rows; total per employee: "
-            f"{summary.replace('일', ' days')}).\n{table(columns, rows)}",
+    if not totals:
+        return ctx.t(f"조회 결과 {len(rows)}건입니다.\n", f"{len(rows)} rows.\n") + table(
+            columns, rows
         )
+    depts: dict[str, str] = {}
+    if "부서코드" in columns:
+        emp, dept = columns.index("사번"), columns.index("부서코드")
+        depts = {str(r[emp]): str(r[dept]) for r in rows}
+    kind = leave_type(ctx) or ""
+    kind = ctx.t(kind or "휴가", _EN_LEAVE.get(kind, "Leave"))
+    header = ctx.t("| 사번 | 부서 | 사용일수 |", "| Employee no. | Dept | Days used |")
+    lines = [header, "|---|---|---:|"]
+    shown = list(totals.items())[:_MAX_ROWS]
+    lines += [f"| {emp} | {depts.get(emp, '')} | {days} |" for emp, days in shown]
+    total = sum(totals.values())
+    more = len(totals) - len(shown)
+    scope = ", ".join(sorted(set(depts.values()))) or "-"
+    return "\n".join(
+        [
+            ctx.t(
+                f"{kind} 사용 현황입니다 (조회 권한 범위 안의 {len(totals)}명, 부서 {scope}).",
+                f"{kind} usage visible to you ({len(totals)} employees, departments {scope}).",
+            ),
+            "",
+            *lines,
+            "",
+            *([ctx.t(f"… 외 {more}명", f"… {more} more")] if more > 0 else []),
+            ctx.t(
+                f"합계 {total}일 ({' + '.join(str(d) for d in totals.values())} = {total}일).",
+                f"Total {total} days.",
+            )
+            if len(totals) > 1
+            else ctx.t(f"합계 {total}일.", f"Total {total} days."),
+            ctx.t(
+                "권한 밖의 직원 기록은 보이지 않으므로 이 표에 포함되지 않았습니다.",
+                "Records outside your access are not visible and are not included.",
+            ),
+        ]
     )
 
 

@@ -85,8 +85,11 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
                 citation = cite(
                     ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from")
                 )
+                who = clause.split(":", 1)[1].strip() if ":" in clause else ""
+                lead = ctx.t(f"{who} 대상입니다. ", f"Approval required: {who}. ") if who else ""
                 return answer(
-                    ctx.t(
+                    lead
+                    + ctx.t(
                         f"{amount:,}원 발주는 {hit.get('title')} {citation} "
                         f'{hit.get("article_no") or ""}의 "{clause}" 구간에 해당합니다.',
                         f'A {amount:,} won order falls under "{clause}" in {hit.get("title")} '
@@ -152,7 +155,8 @@ def plan_expense(ctx: Ctx) -> Blocks:
                 "No lodging claims are available to you (not found).",
             )
         )
-    lines = []
+    lines: list[str] = []
+    overs: list[int] = []
     for row in rows:
         record = dict(zip(columns, row, strict=False))
         nights = int(record.get("숙박일수") or 0) or 1
@@ -162,20 +166,29 @@ def plan_expense(ctx: Ctx) -> Blocks:
             continue
         cap, clause, hit = cap_info
         per_night = total // nights
+        allowed = cap * nights
+        over = total - allowed
         verdict = (
-            ctx.t("적합", "within the cap") if per_night <= cap else ctx.t("초과", "over the cap")
+            ctx.t("상한 이내(적합)", "within the cap")
+            if over <= 0
+            else ctx.t(f"{over:,}원 초과", f"over the cap by {over:,} won")
         )
         citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
+        article = str(hit.get("article_no") or "")
         lines.append(
             ctx.t(
-                f"- 청구 {record.get('청구번호')} ({record.get('지역')}): "
-                f"{total:,}원 ÷ {nights}박 = "
-                f'1박 {per_night:,}원, 상한 {cap:,}원 → {verdict} ({citation}: "{clause}")',
-                f"- claim {record.get('청구번호')} ({record.get('지역')}): "
-                f"{total:,} ÷ {nights} nights "
-                f'= {per_night:,} per night, cap {cap:,} → {verdict} ({citation}: "{clause}")',
+                f"- 청구 {record.get('청구번호')} ({record.get('지역')}, {nights}박, "
+                f"{record.get('상태') or ''}): 청구액 {total:,}원 (1박 {per_night:,}원), "
+                f"한도 {cap:,}원 × {nights}박 = {allowed:,}원 → {verdict}\n"
+                f'  근거: {citation} {article} "{clause}"',
+                f"- claim {record.get('청구번호')} ({record.get('지역')}, {nights} nights): "
+                f"claimed {total:,} won ({per_night:,} per night); cap {cap:,} × {nights} "
+                f"= {allowed:,} won → {verdict}\n"
+                f'  Source: {citation} {article} "{clause}"',
             )
         )
+        if over > 0:
+            overs.append(over)
     if not lines:
         return answer(
             ctx.t(
@@ -184,7 +197,21 @@ def plan_expense(ctx: Ctx) -> Blocks:
             )
             + table(columns, rows)
         )
-    return answer(
-        ctx.t("숙박비 청구를 규정 상한과 비교했습니다:\n", "Your lodging claims against the cap:\n")
-        + "\n".join(lines)
+    lead = (
+        ctx.t(
+            f"숙박비 청구 {len(lines)}건 중 {len(overs)}건이 상한을 넘습니다.",
+            f"{len(overs)} of {len(lines)} lodging claim(s) exceed the cap.",
+        )
+        if overs
+        else ctx.t(
+            f"숙박비 청구 {len(lines)}건 모두 상한 이내입니다.",
+            f"All {len(lines)} lodging claim(s) are within the cap.",
+        )
     )
+    note = ctx.t(
+        "\n초과분은 규정상 본인 부담이 원칙이니 해당 조항(상한 초과분의 처리)을 확인하세요."
+        if overs
+        else "",
+        "\nUnder the guideline the excess is normally borne by the claimant." if overs else "",
+    )
+    return answer(lead + ctx.t(" 청구별 계산:\n", " Per claim:\n") + "\n".join(lines) + note)
