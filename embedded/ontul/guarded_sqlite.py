@@ -30,6 +30,10 @@ from embedded.ontul.sql_rewrite import ALLOWED_FUNCTIONS
 
 QUERY_DEADLINE_S = 5.0
 """A statement running longer than this is interrupted."""
+MAX_VALUE_BYTES = 4 * 1024 * 1024
+"""Largest string or blob a statement may build (``printf('%.*c', 1e9, 'x')``)."""
+MAX_EXPR_DEPTH = 400
+"""SQLite's expression-depth limit for caller statements (default 1000)."""
 POOL_IDLE_MAX = 8
 """Idle connections kept per database."""
 _STATEMENT_CACHE = 256
@@ -47,6 +51,9 @@ def open_read_only(db_path: Path | str) -> sqlite3.Connection:
         uri, uri=True, check_same_thread=False, cached_statements=_STATEMENT_CACHE
     )
     conn.execute("PRAGMA busy_timeout = 5000")
+    conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+    conn.setlimit(sqlite3.SQLITE_LIMIT_EXPR_DEPTH, MAX_EXPR_DEPTH)
+    conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
     return conn
 
 

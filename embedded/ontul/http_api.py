@@ -34,6 +34,10 @@ log = logging.getLogger("embedded.ontul")
 
 MAX_BODY_BYTES = 1024 * 1024
 """Larger request bodies are refused with 413."""
+MAX_SQL_ROWS = 10_000
+"""A SQL result with more rows is refused (the caller should add a LIMIT)."""
+MAX_JSON_DEPTH = 32
+"""Deeper JSON request bodies are refused with 400."""
 
 
 class _Body(BaseModel):
@@ -76,6 +80,74 @@ class TraverseBody(_Body):
 class ActionBody(_Body):
     args: dict[str, Any]
     idempotencyKey: str | None = None
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ApiError(400, f"malformed JSON: duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+def _json_depth(raw: str) -> int:
+    """Deepest ``[``/``{`` nesting of a JSON text, ignoring brackets inside strings."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_json_object(raw: bytes) -> dict[str, Any]:
+    """Decode a request body that must be one JSON object.
+
+    Refuses (400) invalid UTF-8 or JSON, nesting deeper than
+    :data:`MAX_JSON_DEPTH`, duplicate keys, numbers too long to convert,
+    ``NaN``/``Infinity`` and any top level other than an object.
+
+    Args:
+        raw: The body bytes.
+
+    Returns:
+        The decoded object.
+
+    Raises:
+        ApiError: 400 with what is wrong.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ApiError(400, f"malformed JSON: {exc}") from None
+    if _json_depth(text) > MAX_JSON_DEPTH:
+        raise ApiError(400, f"malformed JSON: nested deeper than {MAX_JSON_DEPTH}")
+
+    def no_constant(name: str) -> Any:
+        raise ApiError(400, f"malformed JSON: {name} is not a number")
+
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=no_constant)
+    except json.JSONDecodeError as exc:
+        raise ApiError(400, f"malformed JSON: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # e.g. an integer of 5,000 digits
+        raise ApiError(400, f"malformed JSON: {str(exc).splitlines()[0][:120]}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "request body must be a JSON object")
+    return data
 
 
 def _validation_message(exc: ValidationError) -> str:
@@ -158,9 +230,16 @@ class Api:
                 rewritten.sql,
                 tables=rewritten.tables,
                 denied_reads=rewritten.denied_reads,
+                max_rows=MAX_SQL_ROWS + 1,
             )
         except QueryRefused as exc:
             return {"queryId": query_id, "status": "error", "error": str(exc)}
+        if len(rows) > MAX_SQL_ROWS:
+            return {
+                "queryId": query_id,
+                "status": "error",
+                "error": f"result has more than {MAX_SQL_ROWS} rows; add a LIMIT",
+            }
         return {
             "queryId": query_id,
             "status": "ok",
@@ -231,38 +310,67 @@ class Handler(BaseHTTPRequestHandler):
         """Refuse DELETE."""
         self._dispatch("DELETE")
 
+    def do_PATCH(self) -> None:
+        """Refuse PATCH."""
+        self._dispatch("PATCH")
+
+    def do_OPTIONS(self) -> None:
+        """Refuse OPTIONS (no CORS: browsers get no preflight approval)."""
+        self._dispatch("OPTIONS")
+
+    def do_HEAD(self) -> None:
+        """Answer HEAD with the status and headers a GET would get, without a body."""
+        self._head_only = True
+        self._dispatch("HEAD")
+
+    _head_only = False
+
     def _send(self, status: int, payload: object) -> None:
         data = json.dumps(payload, ensure_ascii=False, default=str).encode("utf-8")
         self.send_response(status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")
+        if status == 405:
+            self.send_header("Allow", self._allowed_methods())
         self.end_headers()
-        self.wfile.write(data)
+        if not self._head_only:
+            self.wfile.write(data)
+        self._head_only = False
+
+    def _allowed_methods(self) -> str:
+        path = urlsplit(self.path).path.rstrip("/") or "/"
+        verbs = {verb for verb, pattern, _ in ROUTES if pattern.fullmatch(path)}
+        return ", ".join(sorted(verbs | ({"HEAD"} if "GET" in verbs else set())))
 
     def _body(self) -> dict[str, Any]:
         length_header = self.headers.get("Content-Length")
         if self.headers.get("Transfer-Encoding"):
             self.close_connection = True
             raise ApiError(411, "send the body with a Content-Length")
+        if length_header is None:
+            self.close_connection = True
+            raise ApiError(411, "a JSON body with a Content-Length is required")
         try:
-            length = int(length_header or "0")
+            length = int(length_header)
         except ValueError:
             self.close_connection = True
             raise ApiError(400, "bad Content-Length") from None
+        if length < 0:
+            self.close_connection = True
+            raise ApiError(400, "bad Content-Length")
         if length > MAX_BODY_BYTES:
             self.close_connection = True
             raise ApiError(413, f"request body larger than {MAX_BODY_BYTES} bytes")
         raw = self.rfile.read(length) if length > 0 else b""
+        media_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if media_type != "application/json":
+            # Also keeps a web page from POSTing a "simple" text/plain body to
+            # the loopback server without a CORS preflight.
+            raise ApiError(415, "send the body as Content-Type: application/json")
         if not raw:
             raise ApiError(400, "request body must be a JSON object")
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ApiError(400, f"malformed JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise ApiError(400, "request body must be a JSON object")
-        return data
+        return parse_json_object(raw)
 
     def _dispatch(self, method: str) -> None:
         try:
@@ -290,7 +398,7 @@ class Handler(BaseHTTPRequestHandler):
             m = pattern.fullmatch(path)
             if m is None:
                 continue
-            if verb != method:
+            if verb != method and not (method == "HEAD" and verb == "GET"):
                 raise ApiError(405, f"{method} is not allowed on {path}")
             handler: Callable[..., tuple[int, object]] = getattr(self, "_h_" + name)
             return handler(*(unquote(g) for g in m.groups()), query=parse_qs(parts.query))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import threading
 from datetime import date
 from http.server import ThreadingHTTPServer
@@ -26,6 +27,54 @@ def resolve_today(today: date | None) -> date:
         return today
     configured = os.environ.get("ONTUL_TODAY")
     return date.fromisoformat(configured) if configured else date.today()
+
+
+class _ClosingHTTPServer(ThreadingHTTPServer):
+    """A threading HTTP server that can drop every open connection on stop.
+
+    ``shutdown()`` only ends the accept loop; handler threads keep serving
+    keep-alive connections. :meth:`close_connections` shuts their sockets so
+    a client sees the server go away (a connection error), as with a real one.
+    """
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], handler: type[Handler]) -> None:
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
+        self._closing = False
+        super().__init__(address, handler)
+
+    def process_request(self, request: socket.socket, client_address: object) -> None:  # type: ignore[override]
+        """Remember the connection, then serve it in a thread."""
+        with self._open_lock:
+            if self._closing:
+                self._drop(request)
+                return
+            self._open.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: socket.socket) -> None:  # type: ignore[override]
+        """Forget a finished connection and close it."""
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def close_connections(self) -> None:
+        """Refuse new connections and shut every open one (handlers then exit)."""
+        with self._open_lock:
+            self._closing = True
+            open_now, self._open = list(self._open), set()
+        for request in open_now:
+            self._drop(request)
+
+    @staticmethod
+    def _drop(request: socket.socket) -> None:
+        try:
+            request.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # the peer already went away
+        request.close()
 
 
 class OntulServer:
@@ -78,8 +127,7 @@ class OntulServer:
         self.tokens = TokenService(token_ttl_s, refresh_ttl_s)
         api = Api(self.ctx, UserStore(self.db_path), self.tokens)
         handler = type("BoundHandler", (Handler,), {"api": api})
-        self._httpd = ThreadingHTTPServer((host, port), handler)
-        self._httpd.daemon_threads = True
+        self._httpd = _ClosingHTTPServer((host, port), handler)
         self._thread: threading.Thread | None = None
 
     @property
@@ -97,11 +145,16 @@ class OntulServer:
         return self
 
     def stop(self) -> None:
-        """Stop serving and release the socket and database."""
+        """Stop serving: close the listening socket and every open connection.
+
+        Keep-alive clients then see a connection error, as when a real
+        server goes away, instead of answers from a half-stopped platform.
+        """
         if self._thread is not None:
             self._httpd.shutdown()
             self._thread.join(timeout=5)
             self._thread = None
         self._httpd.server_close()
+        self._httpd.close_connections()
         self.ctx.writer.close()
         close_pool(self.db_path)

@@ -15,6 +15,7 @@ statement that names one fails the query with a message naming the column.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -39,6 +40,10 @@ if TYPE_CHECKING:
 
 MAX_SQL_CHARS = 20_000
 """Longer statements are refused before parsing."""
+MAX_NESTING = 48
+"""Deepest parenthesis nesting accepted (checked on tokens, before parsing)."""
+MAX_TREE_DEPTH = 160
+"""Deepest syntax tree accepted (unparenthesised chains such as ``NOT NOT ...``)."""
 
 ALLOWED_FUNCTIONS = frozenset(
     {
@@ -148,6 +153,96 @@ class RewrittenQuery:
     denied_reads: frozenset[tuple[str, str]]
 
 
+_ASCII_FOLD = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_FUNC_NAME = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+_KEYWORD_FUNCS: tuple[type[exp.Expression], ...] = tuple(
+    t
+    for t in (
+        getattr(exp, name, None)
+        for name in (
+            "Case",
+            "If",
+            "Collate",
+            "Exists",
+            "CurrentDate",
+            "CurrentTime",
+            "CurrentTimestamp",
+            "Cast",
+            "TryCast",
+        )
+    )
+    if isinstance(t, type)
+)
+"""Parsed "functions" that are SQL syntax, not calls (SQLite's authorizer sees no call)."""
+
+
+def sqlite_fold(name: str) -> str:
+    """Fold ``name`` the way SQLite compares identifiers (ASCII letters only)."""
+    return name.translate(_ASCII_FOLD)
+
+
+def _reserved(name: str) -> bool:
+    """True when a CTE of this name could shadow a table, relation or system object."""
+    for folded in {sqlite_fold(name), name.casefold(), name.lower()}:
+        if folded in PHYSICAL_TABLES or folded.startswith("sqlite_"):
+            return True
+        if any(folded == sqlite_fold(r) or folded == r.casefold() for r in RELATIONS):
+            return True
+    return False
+
+
+def _max_paren_depth(sql: str) -> int:
+    """Deepest parenthesis nesting of ``sql``, measured on its tokens."""
+    depth = deepest = 0
+    for token in sqlglot.Dialect.get_or_raise("sqlite").tokenize(sql):
+        kind = token.token_type.name
+        if kind == "L_PAREN":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif kind == "R_PAREN":
+            depth -= 1
+    return deepest
+
+
+def _tree_depth(tree: exp.Expr) -> int:
+    """Depth of a syntax tree, computed without recursion."""
+    deepest = 0
+    stack: list[tuple[exp.Expr, int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > MAX_TREE_DEPTH:
+            break
+        stack.extend((child, depth + 1) for child in node.iter_expressions())
+    return deepest
+
+
+def _function_name(node: exp.Func) -> str | None:
+    """The SQLite function a parsed call becomes, or None for keyword syntax."""
+    if isinstance(node, exp.Anonymous):
+        return str(node.name).lower()
+    if isinstance(node, _KEYWORD_FUNCS) or isinstance(node, exp.Connector):
+        return None
+    m = _FUNC_NAME.match(node.sql(dialect="sqlite"))
+    # Operators sqlglot models as functions (REGEXP, ->) and implicit
+    # conversions render without a call; SQLite's authorizer still sees any
+    # function they become.
+    return m.group(1).lower() if m else None
+
+
+def _cte_in_scope(table: exp.Table, name: str) -> bool:
+    """True when a WITH clause enclosing ``table`` defines a CTE called ``name``."""
+    node: exp.Expr | None = table.parent
+    while node is not None:
+        with_ = node.args.get("with_") if isinstance(node, exp.Query) else None
+        if isinstance(with_, exp.With) and any(
+            sqlite_fold(cte.alias_or_name) == name for cte in with_.expressions
+        ):
+            return True
+        node = node.parent
+    return False
+
+
 def quote_ident(name: str) -> str:
     """Return ``name`` as a double-quoted SQLite identifier."""
     return '"' + name.replace('"', '""') + '"'
@@ -182,10 +277,21 @@ def relation_select(relation: Relation, decision: Decision, today: date) -> str:
 
 
 def denied_reads(relation: Relation, decision: Decision) -> set[tuple[str, str]]:
-    """Physical columns SQLite must not read for a plain-table relation."""
-    if relation.backing in relation.tables and not decision.masks:
-        return {(relation.backing, c) for c in decision.denied_columns}
-    return set()
+    """Physical columns SQLite must not read for a plain-table relation.
+
+    A denied column is blocked at the authorizer too, unless a mask expression
+    of the same relation reads it (then only the rewrite keeps it out).
+    """
+    if relation.backing not in relation.tables:
+        return set()
+    masked_reads: set[str] = set()
+    for expr in decision.mask_map.values():
+        try:
+            parsed = sqlglot.parse_one(expr, read="sqlite")
+        except (ParseError, TokenError):
+            return set()
+        masked_reads |= {c.name for c in parsed.find_all(exp.Column)}
+    return {(relation.backing, c) for c in decision.denied_columns if c not in masked_reads}
 
 
 class SqlRewriter:
@@ -239,9 +345,17 @@ class SqlRewriter:
         return result
 
     def _rewrite(self, sql: str, user: UserRecord) -> RewrittenQuery:
+        try:
+            return self._rewrite_checked(sql, user)
+        except RecursionError:
+            raise QueryRefused("statement is nested too deeply") from None
+
+    def _parse(self, sql: str) -> exp.Query:
         if len(sql) > MAX_SQL_CHARS:
             raise QueryRefused(f"statement longer than {MAX_SQL_CHARS} characters")
         try:
+            if _max_paren_depth(sql) > MAX_NESTING:
+                raise QueryRefused(f"statement nests parentheses deeper than {MAX_NESTING}")
             statements = [s for s in sqlglot.parse(sql, read="sqlite") if s is not None]
         except (ParseError, TokenError) as exc:
             raise QueryRefused(f"SQL parse error: {str(exc).splitlines()[0]}") from None
@@ -250,12 +364,25 @@ class SqlRewriter:
         tree = statements[0]
         if not isinstance(tree, exp.Query) or isinstance(tree, exp.Values):
             raise QueryRefused("only SELECT statements are accepted")
+        if _tree_depth(tree) > MAX_TREE_DEPTH:
+            raise QueryRefused("statement is nested too deeply")
+        return tree
+
+    def _rewrite_checked(self, sql: str, user: UserRecord) -> RewrittenQuery:
+        tree = self._parse(sql)
         for node in tree.walk():
             if isinstance(node, _FORBIDDEN_NODES):
                 raise QueryRefused(f"{type(node).__name__.upper()} is not allowed")
-            if isinstance(node, exp.Anonymous) and node.name.lower() not in ALLOWED_FUNCTIONS:
-                raise QueryRefused(f"function {node.name} is not allowed")
-        cte_names = {c.alias_or_name.lower() for c in tree.find_all(exp.CTE)}
+            if isinstance(node, exp.Func):
+                name = _function_name(node)
+                if name is not None and name not in ALLOWED_FUNCTIONS:
+                    raise QueryRefused(f"function {name} is not allowed")
+            if isinstance(node, exp.In) and (node.args.get("field") or node.args.get("unnest")):
+                raise QueryRefused("IN <table> is not allowed; write IN (SELECT ... FROM ...)")
+            if isinstance(node, exp.CTE) and _reserved(node.alias_or_name):
+                raise QueryRefused(
+                    f"a WITH name may not shadow a table or relation: {node.alias_or_name}"
+                )
         refs: list[tuple[exp.Table, Relation]] = []
         physical: set[str] = set()
         admin = self.engine.is_admin(user)
@@ -263,15 +390,20 @@ class SqlRewriter:
             if not isinstance(table.this, exp.Identifier):
                 raise QueryRefused("table-valued functions are not allowed")
             parts = [p for p in (table.catalog, table.db, table.name) if p]
-            if len(parts) == 1 and parts[0].lower() in cte_names:
+            if len(parts) == 1 and _cte_in_scope(table, sqlite_fold(parts[0])):
                 continue
             fqn = ".".join(parts)
             if any(p.lower().startswith("sqlite_") for p in parts):
                 raise QueryRefused(f"system table {fqn} is not available")
             relation = RELATIONS.get(fqn)
-            if relation is None and admin and len(parts) == 1 and fqn.lower() in PHYSICAL_TABLES:
+            if (
+                relation is None
+                and admin
+                and len(parts) == 1
+                and sqlite_fold(fqn) in PHYSICAL_TABLES
+            ):
                 # AdministratorAccess bypasses policy: the table is read as stored.
-                physical.add(fqn.lower())
+                physical.add(sqlite_fold(fqn))
                 continue
             if relation is None or not relation.sql_visible:
                 raise QueryRefused(
