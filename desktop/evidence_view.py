@@ -102,10 +102,6 @@ def fetch_evidence(
     return result
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("EvidenceDialog", text)
-
-
 def evidence_html(doc_no: str, version: int | None, evidence: dict[str, Any]) -> str:
     """Render fetched evidence as HTML (every value escaped)."""
     describe = evidence.get("describe") or {}
@@ -113,7 +109,9 @@ def evidence_html(doc_no: str, version: int | None, evidence: dict[str, Any]) ->
         return f"<p><b>{html.escape(doc_no)}</b>: {html.escape(str(describe['error']))}</p>"
     regulation = describe.get("regulation")
     if not regulation:
-        missing = html.escape(_tr("not available to you or not present."))
+        missing = html.escape(
+            QCoreApplication.translate("EvidenceDialog", "not available to you or not present.")
+        )
         return f"<p><b>{html.escape(doc_no)}</b>: {missing}</p>"
     e = html.escape
     effective = ((evidence.get("version") or {}).get("version") or {}).get("version")
@@ -128,30 +126,46 @@ def evidence_html(doc_no: str, version: int | None, evidence: dict[str, Any]) ->
         f" · {e(str(regulation.get('sensitivity', '')))}</p>",
     ]
     if wanted is not None:
-        heading = _tr("Cited version: {0}").format(f"제{wanted}차")
+        heading = QCoreApplication.translate("EvidenceDialog", "Cited version: {0}").format(
+            f"제{wanted}차"
+        )
         parts.append(f"<h3>{e(heading)}</h3>")
     if cited:
-        until = cited.get("effective_to") or _tr("in force")
-        parts.append(
-            f"<p>{e(_tr('Effective {0} → {1}').format(cited.get('effective_from') or '?', until))}"
+        span = QCoreApplication.translate("EvidenceDialog", "Effective {0} → {1}")
+        until = cited.get("effective_to") or QCoreApplication.translate(
+            "EvidenceDialog", "in force"
         )
+        parts.append("<p>" + e(span.format(cited.get("effective_from") or "?", until)))
         if cited.get("summary"):
             parts.append(f"<br>{e(str(cited['summary']))}")
         parts.append("</p>")
         if cited.get("date_mismatch"):
-            note = _tr(
+            note = QCoreApplication.translate(
+                "EvidenceDialog",
                 "The document states it takes effect on {0}, but the approved effective date"
-                " is {1}. The approved date applies."
+                " is {1}. The approved date applies.",
             ).format(cited.get("stated_from") or "?", cited.get("effective_from") or "?")
             parts.append(f"<p style='color:{warn}'>⚠ {e(note)}</p>")
     elif wanted is not None:
-        parts.append(f"<p>{e(_tr('This version is not in the version history you can see.'))}</p>")
+        parts.append(
+            "<p>"
+            + e(
+                QCoreApplication.translate(
+                    "EvidenceDialog", "This version is not in the version history you can see."
+                )
+            )
+            + "</p>"
+        )
     articles = evidence.get("articles") or []
     if articles:
         source = (
-            _tr("Article text as this persona's search returned it in the turn.")
+            QCoreApplication.translate(
+                "EvidenceDialog", "Article text as this persona's search returned it in the turn."
+            )
             if evidence.get("articles_source") == "turn"
-            else _tr("Article text as this persona's search returns it now.")
+            else QCoreApplication.translate(
+                "EvidenceDialog", "Article text as this persona's search returns it now."
+            )
         )
         parts.append(f"<p><i>{e(source)}</i></p>")
         for hit in articles:
@@ -162,14 +176,26 @@ def evidence_html(doc_no: str, version: int | None, evidence: dict[str, Any]) ->
             )
     else:
         parts.append(
-            f"<p><i>{e(_tr('No article text of this version was returned to you.'))}</i></p>"
+            "<p><i>"
+            + e(
+                QCoreApplication.translate(
+                    "EvidenceDialog", "No article text of this version was returned to you."
+                )
+            )
+            + "</i></p>"
         )
     parts += [
-        f"<h3>{e(_tr('Versions'))}</h3>",
+        "<h3>" + e(QCoreApplication.translate("EvidenceDialog", "Versions")) + "</h3>",
         "<table cellpadding='3'><tr>"
         + "".join(
-            f"<th align='left'>{e(_tr(h))}</th>"
-            for h in ("version", "effective", "until", "stated", "summary")
+            f"<th align='left'>{e(h)}</th>"
+            for h in (
+                QCoreApplication.translate("EvidenceDialog", "version"),
+                QCoreApplication.translate("EvidenceDialog", "effective"),
+                QCoreApplication.translate("EvidenceDialog", "until"),
+                QCoreApplication.translate("EvidenceDialog", "stated"),
+                QCoreApplication.translate("EvidenceDialog", "summary"),
+            )
         )
         + "</tr>",
     ]

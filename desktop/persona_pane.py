@@ -37,17 +37,23 @@ ApprovalHandler = Callable[["PersonaPane", "ApprovalRequested"], None]
 
 def example_questions() -> list[str]:
     """Questions offered on an empty chat, in the UI's language."""
-
-    def tr(text: str) -> str:
-        return QCoreApplication.translate("PersonaPane", text)
-
     return [
-        tr("How many days of childcare leave do I have left?"),
-        tr("Which version of the childcare support rule is in force today?"),
-        tr("What is the lodging limit for a business trip to Seoul?"),
-        tr("Which regulations derive from the HR rule?"),
-        tr("Are any revisions pending for the annual leave regulation?"),
-        tr("How much childcare leave has my department used?"),
+        QCoreApplication.translate(
+            "PersonaPane", "How many days of childcare leave do I have left?"
+        ),
+        QCoreApplication.translate(
+            "PersonaPane", "Which version of the childcare support rule is in force today?"
+        ),
+        QCoreApplication.translate(
+            "PersonaPane", "What is the lodging limit for a business trip to Seoul?"
+        ),
+        QCoreApplication.translate("PersonaPane", "Which regulations derive from the HR rule?"),
+        QCoreApplication.translate(
+            "PersonaPane", "Are any revisions pending for the annual leave regulation?"
+        ),
+        QCoreApplication.translate(
+            "PersonaPane", "How much childcare leave has my department used?"
+        ),
     ]
 
 
@@ -174,6 +180,7 @@ class PersonaPane(QWidget):
         splitter.addWidget(self.tool_panel)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
+        splitter.setSizes([3000, 2000])  # proportions: the tool panel keeps room to read
         self.splitter = splitter
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)

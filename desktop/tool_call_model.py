@@ -62,10 +62,6 @@ STATUS_COLORS = {
 }
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ToolCallModel", text)
-
-
 @dataclass
 class ToolCallRow:
     """What the panel knows about one call."""
@@ -132,30 +128,54 @@ class ToolCallRow:
         """Small badges worth a glance: ``(text, colour)``; a plain read has none."""
         badges: list[tuple[str, str]] = []
         if self.approval is True:
-            badges.append((_tr("approved"), BADGE_COLORS["approved"]))
+            badges.append(
+                (QCoreApplication.translate("ToolCallModel", "approved"), BADGE_COLORS["approved"])
+            )
         elif self.approval is False:
-            badges.append((_tr("denied by you"), BADGE_COLORS["refused"]))
+            badges.append(
+                (
+                    QCoreApplication.translate("ToolCallModel", "denied by you"),
+                    BADGE_COLORS["refused"],
+                )
+            )
         elif self.decision == "approval_required":
-            badges.append((_tr("needs approval"), BADGE_COLORS["approval"]))
+            badges.append(
+                (
+                    QCoreApplication.translate("ToolCallModel", "needs approval"),
+                    BADGE_COLORS["approval"],
+                )
+            )
         elif self.decision == "deny":
-            badges.append((_tr("refused"), BADGE_COLORS["refused"]))
+            badges.append(
+                (QCoreApplication.translate("ToolCallModel", "refused"), BADGE_COLORS["refused"])
+            )
         if self.truncated:
-            badges.append((_tr("truncated"), BADGE_COLORS["truncated"]))
+            badges.append(
+                (
+                    QCoreApplication.translate("ToolCallModel", "truncated"),
+                    BADGE_COLORS["truncated"],
+                )
+            )
         if self.injection_suspected:
-            badges.append((_tr("⚠ injection?"), BADGE_COLORS["injection"]))
+            badges.append(
+                (
+                    QCoreApplication.translate("ToolCallModel", "⚠ injection?"),
+                    BADGE_COLORS["injection"],
+                )
+            )
         return badges
 
     def status_text(self, phase: int = 0) -> str:
         """The live status in words."""
         if self.status == "running":
-            return _tr("running") + "." * (phase // 3 % 4)
+            return QCoreApplication.translate("ToolCallModel", "running") + "." * (phase // 3 % 4)
         if self.status == "awaiting":
-            return _tr("awaiting approval")
+            return QCoreApplication.translate("ToolCallModel", "awaiting approval")
         return {
-            "ok": _tr("ok"),
-            "empty": _tr("empty"),
-            "error": _tr("error"),
-            "denied": _tr("denied"),
+            "ok": QCoreApplication.translate("ToolCallModel", "ok"),
+            "empty": QCoreApplication.translate("ToolCallModel", "empty"),
+            "error": QCoreApplication.translate("ToolCallModel", "error"),
+            "denied": QCoreApplication.translate("ToolCallModel", "denied"),
         }[self.status]
 
     def metrics_text(self) -> str:
@@ -163,7 +183,9 @@ class ToolCallRow:
         parts = []
         if self.row_count is not None:
             parts.append(
-                _tr("1 row") if self.row_count == 1 else _tr("{0} rows").format(self.row_count)
+                QCoreApplication.translate("ToolCallModel", "1 row")
+                if self.row_count == 1
+                else QCoreApplication.translate("ToolCallModel", "{0} rows").format(self.row_count)
             )
         if self.duration_ms is not None:
             parts.append(f"{self.duration_ms:.0f} ms")
@@ -172,22 +194,22 @@ class ToolCallRow:
     def decision_text(self) -> str:
         """Decision badge text."""
         if self.approval is True:
-            return _tr("approved")
+            return QCoreApplication.translate("ToolCallModel", "approved")
         if self.approval is False:
-            return _tr("denied by you")
+            return QCoreApplication.translate("ToolCallModel", "denied by you")
         return {
-            "allow": _tr("read"),
-            "approval_required": _tr("needs approval"),
-            "deny": _tr("refused"),
+            "allow": QCoreApplication.translate("ToolCallModel", "read"),
+            "approval_required": QCoreApplication.translate("ToolCallModel", "needs approval"),
+            "deny": QCoreApplication.translate("ToolCallModel", "refused"),
         }.get(self.decision, self.decision)
 
     def flags_text(self) -> str:
         """Flag badges: truncated, injection suspected."""
         flags = []
         if self.truncated:
-            flags.append(_tr("truncated"))
+            flags.append(QCoreApplication.translate("ToolCallModel", "truncated"))
         if self.injection_suspected:
-            flags.append(_tr("⚠ injection?"))
+            flags.append(QCoreApplication.translate("ToolCallModel", "⚠ injection?"))
         return " ".join(flags)
 
 
@@ -220,13 +242,13 @@ class ToolCallModel(QAbstractTableModel):
             return None
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
             return {
-                "tool": _tr("Tool"),
-                "arguments": _tr("Arguments"),
-                "status": _tr("Status"),
-                "duration": _tr("Time"),
-                "rows": _tr("Rows"),
-                "decision": _tr("Decision"),
-                "flags": _tr("Flags"),
+                "tool": QCoreApplication.translate("ToolCallModel", "Tool"),
+                "arguments": QCoreApplication.translate("ToolCallModel", "Arguments"),
+                "status": QCoreApplication.translate("ToolCallModel", "Status"),
+                "duration": QCoreApplication.translate("ToolCallModel", "Time"),
+                "rows": QCoreApplication.translate("ToolCallModel", "Rows"),
+                "decision": QCoreApplication.translate("ToolCallModel", "Decision"),
+                "flags": QCoreApplication.translate("ToolCallModel", "Flags"),
             }[COLUMNS[section]]
         if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._rows):
             return str(section + 1)
@@ -342,7 +364,7 @@ class ToolCallModel(QAbstractTableModel):
         for position, row in enumerate(self._rows):
             if row.status in ("running", "awaiting"):
                 row.status = "error"
-                row.error = _tr("stopped")
+                row.error = QCoreApplication.translate("ToolCallModel", "stopped")
                 self._row_changed(position)
         self._update_ticker()
 

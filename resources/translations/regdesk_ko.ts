@@ -1,728 +1,1025 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="ko" sourcelanguage="en">
-    <context>
-        <name>AboutDialog</name>
-        <message>
-            <source>About RegDesk</source>
-            <translation>RegDesk 정보</translation>
-        </message>
-        <message>
-            <source>Ask regulation and HR questions as a named person and see, tool call by tool call, how the answer was reached. The agent has no rights of its own: the platform's policies for that person decide what it sees.</source>
-            <translation>실제 사람의 이름으로 규정·인사 질문을 하고, 답이 어떻게 나왔는지 도구 호출 하나하나까지 확인하세요. 에이전트에게는 자체 권한이 없습니다. 무엇을 볼 수 있는지는 그 사람에게 적용된 플랫폼 정책이 정합니다.</translation>
-        </message>
-        <message>
-            <source>Data platform:</source>
-            <translation>데이터 플랫폼:</translation>
-        </message>
-        <message>
-            <source>Model:</source>
-            <translation>모델:</translation>
-        </message>
-        <message>
-            <source>Built with:</source>
-            <translation>사용 기술:</translation>
-        </message>
-    </context>
-    <context>
-        <name>ApprovalDialog</name>
-        <message>
-            <source>Approve a change?</source>
-            <translation>변경을 승인할까요?</translation>
-        </message>
-        <message>
-            <source>The agent, acting as &lt;b&gt;{persona}&lt;/b&gt;, wants to make a change. Nothing is written unless you approve.</source>
-            <translation>에이전트가 &lt;b&gt;{persona}&lt;/b&gt; 님의 권한으로 변경을 요청합니다. 승인하기 전에는 아무것도 기록되지 않습니다.</translation>
-        </message>
-        <message>
-            <source>Retrying with the same key replays the change instead of repeating it.</source>
-            <translation>같은 키로 다시 시도하면 변경이 중복되지 않고 이전 결과가 재사용됩니다.</translation>
-        </message>
-        <message>
-            <source>Optional; a denial's reason is told to the agent</source>
-            <translation>선택 사항입니다. 거부 사유는 에이전트에게 전달됩니다</translation>
-        </message>
-        <message>
-            <source>Persona:</source>
-            <translation>사용자:</translation>
-        </message>
-        <message>
-            <source>Tool:</source>
-            <translation>도구:</translation>
-        </message>
-        <message>
-            <source>Ar&amp;guments:</source>
-            <translation>인자(&amp;G):</translation>
-        </message>
-        <message>
-            <source>Idempotency key:</source>
-            <translation>멱등성 키:</translation>
-        </message>
-        <message>
-            <source>&amp;Reason:</source>
-            <translation>사유(&amp;R):</translation>
-        </message>
-        <message>
-            <source>&amp;Deny</source>
-            <translation>거부(&amp;D)</translation>
-        </message>
-        <message>
-            <source>&amp;Approve</source>
-            <translation>승인(&amp;A)</translation>
-        </message>
-        <message>
-            <source>Enter or Esc denies. Alt+A approves.</source>
-            <translation>Enter나 Esc를 누르면 거부됩니다. 승인하려면 Alt+A를 누르세요.</translation>
-        </message>
-        <message>
-            <source>{persona} denied this change.</source>
-            <translation>{persona} 님이 이 변경을 거부했습니다.</translation>
-        </message>
-        <message>
-            <source>Approved in RegDesk.</source>
-            <translation>RegDesk에서 승인했습니다.</translation>
-        </message>
-    </context>
-    <context>
-        <name>AuditLogDialog</name>
-        <message>
-            <source>Time (UTC)</source>
-            <translation>시각 (UTC)</translation>
-        </message>
-        <message>
-            <source>Persona</source>
-            <translation>사용자</translation>
-        </message>
-        <message>
-            <source>User</source>
-            <translation>사용자 ID</translation>
-        </message>
-        <message>
-            <source>Event</source>
-            <translation>이벤트</translation>
-        </message>
-        <message>
-            <source>Kind</source>
-            <translation>종류</translation>
-        </message>
-        <message>
-            <source>Action</source>
-            <translation>동작</translation>
-        </message>
-        <message>
-            <source>Tool</source>
-            <translation>도구</translation>
-        </message>
-        <message>
-            <source>Decision</source>
-            <translation>판정</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translation>상태</translation>
-        </message>
-        <message>
-            <source>Approved</source>
-            <translation>승인 여부</translation>
-        </message>
-        <message>
-            <source>Reason</source>
-            <translation>사유</translation>
-        </message>
-        <message>
-            <source>Arguments</source>
-            <translation>인자</translation>
-        </message>
-        <message>
-            <source>Idempotency key</source>
-            <translation>멱등성 키</translation>
-        </message>
-        <message>
-            <source>Previous hash</source>
-            <translation>이전 해시</translation>
-        </message>
-        <message>
-            <source>Hash</source>
-            <translation>해시</translation>
-        </message>
-        <message>
-            <source>Audit log</source>
-            <translation>감사 로그</translation>
-        </message>
-        <message>
-            <source>Filter by any text (persona, tool, …)</source>
-            <translation>아무 텍스트로나 걸러 보기 (사용자, 도구 등)</translation>
-        </message>
-        <message>
-            <source>&amp;Filter:</source>
-            <translation>필터(&amp;F):</translation>
-        </message>
-        <message>
-            <source>&amp;Refresh</source>
-            <translation>새로 고침(&amp;R)</translation>
-        </message>
-        <message>
-            <source>&amp;Export…</source>
-            <translation>내보내기(&amp;E)…</translation>
-        </message>
-        <message>
-            <source>&amp;Close</source>
-            <translation>닫기(&amp;C)</translation>
-        </message>
-        <message>
-            <source>No audit records yet.</source>
-            <translation>아직 감사 기록이 없습니다.</translation>
-        </message>
-        <message>
-            <source>The chain could not be checked in this build.</source>
-            <translation>이 빌드에서는 해시 체인을 검증할 수 없습니다.</translation>
-        </message>
-        <message>
-            <source>✔ Hash chain intact: {count} records, none changed or removed.</source>
-            <translation>✔ 해시 체인 정상: 기록 {count}건, 변경되거나 삭제된 기록이 없습니다.</translation>
-        </message>
-        <message>
-            <source>✘ Hash chain broken at line {line}: the log was edited, reordered or cut after it was written. Records from that line on cannot be trusted.</source>
-            <translation>✘ {line}번째 줄에서 해시 체인이 끊겼습니다. 기록된 뒤에 로그가 수정되었거나 순서가 바뀌었거나 잘렸습니다. 이 줄부터의 기록은 신뢰할 수 없습니다.</translation>
-        </message>
-        <message>
-            <source>{count} lines are not valid records.</source>
-            <translation>{count}개 줄은 올바른 기록이 아닙니다.</translation>
-        </message>
-        <message>
-            <source>Export audit log</source>
-            <translation>감사 로그 내보내기</translation>
-        </message>
-        <message>
-            <source>JSON lines, verifiable (*.jsonl);;CSV for spreadsheets (*.csv)</source>
-            <translation>검증 가능한 JSON Lines (*.jsonl);;스프레드시트용 CSV (*.csv)</translation>
-        </message>
-    </context>
-    <context>
-        <name>ChatView</name>
-        <message>
-            <source>Conversation</source>
-            <translation>대화</translation>
-        </message>
-    </context>
-    <context>
-        <name>ComparisonStrip</name>
-        <message>
-            <source>Comparison</source>
-            <translation>비교</translation>
-        </message>
-        <message>
-            <source>Differences between personas</source>
-            <translation>사용자 간 차이</translation>
-        </message>
-        <message>
-            <source>Export comparison…</source>
-            <translation>비교 결과 내보내기…</translation>
-        </message>
-        <message>
-            <source>Comparing when every pane has answered…</source>
-            <translation>모든 창의 답변이 끝나면 비교합니다…</translation>
-        </message>
-        <message>
-            <source>Ask all panes the same question to compare the answers.</source>
-            <translation>모든 창에 같은 질문을 하면 답변을 비교할 수 있습니다.</translation>
-        </message>
-        <message>
-            <source>Only in &lt;b&gt;{0}&lt;/b&gt;: {1}</source>
-            <translation>&lt;b&gt;{0}&lt;/b&gt;에만 있음: {1}</translation>
-        </message>
-        <message>
-            <source>The answers mention the same figures and documents.</source>
-            <translation>답변에 나온 수치와 문서가 같습니다.</translation>
-        </message>
-        <message>
-            <source>&lt;b&gt;{0}&lt;/b&gt; calls: {1}</source>
-            <translation>&lt;b&gt;{0}&lt;/b&gt; 호출: {1}</translation>
-        </message>
-    </context>
-    <context>
-        <name>CredentialStore</name>
-        <message>
-            <source>No system keyring is available on this computer, so passwords and the API key are kept in memory only and are forgotten when RegDesk closes. Nothing is written to disk.</source>
-            <translation>이 컴퓨터에는 시스템 키링이 없어 비밀번호와 API 키를 메모리에만 보관하며, RegDesk를 닫으면 잊힙니다. 디스크에는 아무것도 기록하지 않습니다.</translation>
-        </message>
-    </context>
-    <context>
-        <name>EvidenceDialog</name>
-        <message>
-            <source>Evidence: {0}</source>
-            <translation>근거: {0}</translation>
-        </message>
-        <message>
-            <source>Loading {0}…</source>
-            <translation>{0} 불러오는 중…</translation>
-        </message>
-    </context>
-    <context>
-        <name>Export</name>
-        <message>
-            <source>truncated</source>
-            <translation>잘림</translation>
-        </message>
-        <message>
-            <source>injection suspected</source>
-            <translation>지시문 주입 의심</translation>
-        </message>
-        <message>
-            <source>Tool</source>
-            <translation>도구</translation>
-        </message>
-        <message>
-            <source>Arguments</source>
-            <translation>인자</translation>
-        </message>
-        <message>
-            <source>Decision</source>
-            <translation>판정</translation>
-        </message>
-        <message>
-            <source>Status</source>
-            <translation>상태</translation>
-        </message>
-        <message>
-            <source>Answer</source>
-            <translation>답변</translation>
-        </message>
-        <message>
-            <source>Citations</source>
-            <translation>인용</translation>
-        </message>
-        <message>
-            <source>Differences</source>
-            <translation>차이점</translation>
-        </message>
-        <message>
-            <source>Elapsed</source>
-            <translation>소요 시간</translation>
-        </message>
-        <message>
-            <source>No answer.</source>
-            <translation>답변이 없습니다.</translation>
-        </message>
-        <message>
-            <source>No differences found.</source>
-            <translation>차이점이 없습니다.</translation>
-        </message>
-        <message>
-            <source>Persona</source>
-            <translation>사용자</translation>
-        </message>
-        <message>
-            <source>Question</source>
-            <translation>질문</translation>
-        </message>
-        <message>
-            <source>RegDesk comparison</source>
-            <translation>RegDesk 비교</translation>
-        </message>
-        <message>
-            <source>RegDesk turn</source>
-            <translation>RegDesk 대화</translation>
-        </message>
-        <message>
-            <source>Started</source>
-            <translation>시작 시각</translation>
-        </message>
-        <message>
-            <source>Tool calls</source>
-            <translation>도구 호출</translation>
-        </message>
-        <message>
-            <source>Rows</source>
-            <translation>행 수</translation>
-        </message>
-        <message>
-            <source>Duration</source>
-            <translation>소요 시간</translation>
-        </message>
-        <message>
-            <source>Notes</source>
-            <translation>비고</translation>
-        </message>
-        <message>
-            <source>effective {date}</source>
-            <translation>{date} 시행</translation>
-        </message>
-    </context>
-    <context>
-        <name>HistoryStore</name>
-        <message>
-            <source>Could not save the conversation history to {path}: {reason}. RegDesk keeps working, and earlier conversations are safe, but this one will not be there after a restart.</source>
-            <translation>대화 기록을 {path}에 저장하지 못했습니다: {reason}. RegDesk는 계속 동작하고 이전 대화도 안전하지만, 이번 대화는 다시 시작하면 남아 있지 않습니다.</translation>
-        </message>
-    </context>
-    <context>
-        <name>LoginDialog</name>
-        <message>
-            <source>This is an administrator account. RegDesk never runs the agent with administrator rights; sign in as a regular person instead.</source>
-            <translation>관리자 계정입니다. RegDesk는 관리자 권한으로 에이전트를 실행하지 않습니다. 일반 사용자로 로그인하세요.</translation>
-        </message>
-        <message>
-            <source>The server did not accept this user name and password.</source>
-            <translation>서버가 이 사용자 이름과 비밀번호를 받아들이지 않았습니다.</translation>
-        </message>
-        <message>
-            <source>The server at {url} did not answer in time. Try again.</source>
-            <translation>{url} 서버가 제시간에 응답하지 않았습니다. 다시 시도하세요.</translation>
-        </message>
-        <message>
-            <source>Could not reach the server at {url}. Check the address and your network.</source>
-            <translation>{url} 서버에 연결할 수 없습니다. 주소와 네트워크를 확인하세요.</translation>
-        </message>
-        <message>
-            <source>Signing in failed: {message}</source>
-            <translation>로그인에 실패했습니다: {message}</translation>
-        </message>
-        <message>
-            <source>Sign in to RegDesk</source>
-            <translation>RegDesk 로그인</translation>
-        </message>
-        <message>
-            <source>The agent works with exactly this person's permissions.</source>
-            <translation>에이전트는 정확히 이 사람의 권한으로만 동작합니다.</translation>
-        </message>
-        <message>
-            <source>e.g. hong</source>
-            <translation>예: hong</translation>
-        </message>
-        <message>
-            <source>&amp;Remember password</source>
-            <translation>비밀번호 기억(&amp;R)</translation>
-        </message>
-        <message>
-            <source>Stored in the system keyring, never in a settings file.</source>
-            <translation>시스템 키링에만 저장되며 설정 파일에는 절대 기록되지 않습니다.</translation>
-        </message>
-        <message>
-            <source>No keyring: remembered only until RegDesk closes.</source>
-            <translation>키링이 없어 RegDesk를 닫을 때까지만 기억합니다.</translation>
-        </message>
-        <message>
-            <source>&amp;Server:</source>
-            <translation>서버(&amp;S):</translation>
-        </message>
-        <message>
-            <source>&amp;User name:</source>
-            <translation>사용자 이름(&amp;U):</translation>
-        </message>
-        <message>
-            <source>&amp;Password:</source>
-            <translation>비밀번호(&amp;P):</translation>
-        </message>
-        <message>
-            <source>Demo personas:</source>
-            <translation>데모 사용자:</translation>
-        </message>
-        <message>
-            <source>Fill in the sign-in details for {user}</source>
-            <translation>{user}의 로그인 정보를 채웁니다</translation>
-        </message>
-        <message>
-            <source>&amp;Sign in</source>
-            <translation>로그인(&amp;S)</translation>
-        </message>
-        <message>
-            <source>Enter the server address, starting with http:// or https://.</source>
-            <translation>http:// 또는 https://로 시작하는 서버 주소를 입력하세요.</translation>
-        </message>
-        <message>
-            <source>Enter a user name.</source>
-            <translation>사용자 이름을 입력하세요.</translation>
-        </message>
-        <message>
-            <source>Enter the password.</source>
-            <translation>비밀번호를 입력하세요.</translation>
-        </message>
-        <message>
-            <source>Signing in…</source>
-            <translation>로그인 중…</translation>
-        </message>
-        <message>
-            <source>Signed in, but the password could not be remembered: {e}</source>
-            <translation>로그인했지만 비밀번호를 기억하지 못했습니다: {e}</translation>
-        </message>
-    </context>
-    <context>
-        <name>MainWindow</name>
-        <message>
-            <source>RegDesk</source>
-            <translation>RegDesk</translation>
-        </message>
-        <message>
-            <source>Main</source>
-            <translation>기본</translation>
-        </message>
-        <message>
-            <source> Persona: </source>
-            <translation> 사용자: </translation>
-        </message>
-        <message>
-            <source>Persona switcher</source>
-            <translation>사용자 전환</translation>
-        </message>
-        <message>
-            <source>Sign in…</source>
-            <translation>로그인…</translation>
-        </message>
-        <message>
-            <source>New chat</source>
-            <translation>새 대화</translation>
-        </message>
-        <message>
-            <source>Split view</source>
-            <translation>분할 보기</translation>
-        </message>
-        <message>
-            <source>Stop</source>
-            <translation>중지</translation>
-        </message>
-        <message>
-            <source>Export…</source>
-            <translation>내보내기…</translation>
-        </message>
-        <message>
-            <source>Audit log</source>
-            <translation>감사 로그</translation>
-        </message>
-        <message>
-            <source>Settings</source>
-            <translation>설정</translation>
-        </message>
-        <message>
-            <source>About</source>
-            <translation>정보</translation>
-        </message>
-        <message>
-            <source>Sign in as a persona to start asking.</source>
-            <translation>질문하려면 먼저 사용자로 로그인하세요.</translation>
-        </message>
-        <message>
-            <source>Ask a question (Ctrl+Enter to send)</source>
-            <translation>질문을 입력하세요 (Ctrl+Enter로 보내기)</translation>
-        </message>
-        <message>
-            <source>Question</source>
-            <translation>질문</translation>
-        </message>
-        <message>
-            <source>Send</source>
-            <translation>보내기</translation>
-        </message>
-        <message>
-            <source>Starting embedded platform and offline model…</source>
-            <translation>내장 플랫폼과 오프라인 모델을 시작하는 중…</translation>
-        </message>
-        <message>
-            <source>connecting</source>
-            <translation>연결 중</translation>
-        </message>
-        <message>
-            <source>embedded platform</source>
-            <translation>내장 플랫폼</translation>
-        </message>
-        <message>
-            <source>platform</source>
-            <translation>플랫폼</translation>
-        </message>
-        <message>
-            <source>{0} {1} · model: {2}</source>
-            <translation>{0} {1} · 모델: {2}</translation>
-        </message>
-        <message>
-            <source>connected</source>
-            <translation>연결됨</translation>
-        </message>
-        <message>
-            <source>Could not start the services: {0}</source>
-            <translation>서비스를 시작하지 못했습니다: {0}</translation>
-        </message>
-        <message>
-            <source>offline</source>
-            <translation>연결 끊김</translation>
-        </message>
-        <message>
-            <source>The platform is not ready yet.</source>
-            <translation>플랫폼이 아직 준비되지 않았습니다.</translation>
-        </message>
-        <message>
-            <source>History unavailable: {0}</source>
-            <translation>대화 기록을 쓸 수 없습니다: {0}</translation>
-        </message>
-        <message>
-            <source>({0})</source>
-            <translation>({0})</translation>
-        </message>
-        <message>
-            <source>Export</source>
-            <translation>내보내기</translation>
-        </message>
-        <message>
-            <source>Markdown (*.md);;JSON (*.json)</source>
-            <translation>Markdown (*.md);;JSON (*.json)</translation>
-        </message>
-        <message>
-            <source>Export failed</source>
-            <translation>내보내기 실패</translation>
-        </message>
-    </context>
-    <context>
-        <name>PersonaPane</name>
-        <message>
-            <source>No persona</source>
-            <translation>사용자 없음</translation>
-        </message>
-        <message>
-            <source>The turn failed ({0}): {1}</source>
-            <translation>대화가 실패했습니다 ({0}): {1}</translation>
-        </message>
-        <message>
-            <source>Stopped.</source>
-            <translation>중지했습니다.</translation>
-        </message>
-    </context>
-    <context>
-        <name>SettingsDialog</name>
-        <message>
-            <source>Settings</source>
-            <translation>설정</translation>
-        </message>
-        <message>
-            <source>Use the built-in &amp;demo platform</source>
-            <translation>내장 데모 플랫폼 사용(&amp;D)</translation>
-        </message>
-        <message>
-            <source>Data platform</source>
-            <translation>데이터 플랫폼</translation>
-        </message>
-        <message>
-            <source>Ontul &amp;URL:</source>
-            <translation>Ontul 주소(&amp;U):</translation>
-        </message>
-        <message>
-            <source>Offline demo model (deterministic, no LLM)</source>
-            <translation>오프라인 데모 모델 (결정적 동작, LLM 아님)</translation>
-        </message>
-        <message>
-            <source>Claude (Anthropic API)</source>
-            <translation>Claude (Anthropic API)</translation>
-        </message>
-        <message>
-            <source>A key is saved; type to replace it</source>
-            <translation>저장된 키가 있습니다. 바꾸려면 새 키를 입력하세요</translation>
-        </message>
-        <message>
-            <source>sk-ant-…</source>
-            <translation>sk-ant-…</translation>
-        </message>
-        <message>
-            <source>S&amp;how</source>
-            <translation>표시(&amp;H)</translation>
-        </message>
-        <message>
-            <source>&amp;Forget the saved key</source>
-            <translation>저장된 키 삭제(&amp;F)</translation>
-        </message>
-        <message>
-            <source>Model</source>
-            <translation>모델</translation>
-        </message>
-        <message>
-            <source>&amp;Model:</source>
-            <translation>모델(&amp;M):</translation>
-        </message>
-        <message>
-            <source>API &amp;key:</source>
-            <translation>API 키(&amp;K):</translation>
-        </message>
-        <message>
-            <source>The key is stored in the system keyring, never in a settings file.</source>
-            <translation>키는 시스템 키링에만 저장되며 설정 파일에는 절대 기록되지 않습니다.</translation>
-        </message>
-        <message>
-            <source>Same as the system</source>
-            <translation>시스템 설정 따르기</translation>
-        </message>
-        <message>
-            <source>Light</source>
-            <translation>밝게</translation>
-        </message>
-        <message>
-            <source>Dark</source>
-            <translation>어둡게</translation>
-        </message>
-        <message>
-            <source>Appearance</source>
-            <translation>모양</translation>
-        </message>
-        <message>
-            <source>&amp;Language:</source>
-            <translation>언어(&amp;L):</translation>
-        </message>
-        <message>
-            <source>&amp;Theme:</source>
-            <translation>테마(&amp;T):</translation>
-        </message>
-        <message>
-            <source>A new language applies the next time RegDesk starts.</source>
-            <translation>바꾼 언어는 RegDesk를 다시 시작하면 적용됩니다.</translation>
-        </message>
-        <message>
-            <source>Enter the Ontul URL, starting with http:// or https://, or use the built-in demo platform.</source>
-            <translation>http:// 또는 https://로 시작하는 Ontul 주소를 입력하거나 내장 데모 플랫폼을 사용하세요.</translation>
-        </message>
-        <message>
-            <source>Claude needs an API key.</source>
-            <translation>Claude를 쓰려면 API 키가 필요합니다.</translation>
-        </message>
-    </context>
-    <context>
-        <name>SplitCompareView</name>
-        <message>
-            <source>One question for every pane…</source>
-            <translation>모든 창에 보낼 질문…</translation>
-        </message>
-        <message>
-            <source>Question for all panes</source>
-            <translation>모든 창에 보낼 질문</translation>
-        </message>
-        <message>
-            <source>Ask all</source>
-            <translation>모두에게 질문</translation>
-        </message>
-        <message>
-            <source>Add pane</source>
-            <translation>창 추가</translation>
-        </message>
-    </context>
-    <context>
-        <name>SplitPane</name>
-        <message>
-            <source>Persona of this pane</source>
-            <translation>이 창의 사용자</translation>
-        </message>
-        <message>
-            <source>Remove this pane</source>
-            <translation>이 창 닫기</translation>
-        </message>
-    </context>
-    <context>
-        <name>ToolCallPanel</name>
-        <message>
-            <source>Tool calls</source>
-            <translation>도구 호출</translation>
-        </message>
-        <message>
-            <source>Tool call detail</source>
-            <translation>도구 호출 상세</translation>
-        </message>
-        <message>
-            <source>Select a tool call to see its full result.</source>
-            <translation>도구 호출을 선택하면 전체 결과를 볼 수 있습니다.</translation>
-        </message>
-    </context>
+<context>
+    <name>AboutDialog</name>
+    <message>
+        <source>About RegDesk</source>
+        <translation>RegDesk 정보</translation>
+    </message>
+    <message>
+        <source>Ask regulation and HR questions as a named person and see, tool call by tool call, how the answer was reached. The agent has no rights of its own: the platform&apos;s policies for that person decide what it sees.</source>
+        <translation>실제 사람의 이름으로 규정·인사 질문을 하고, 답이 어떻게 나왔는지 도구 호출 하나하나까지 확인하세요. 에이전트에게는 자체 권한이 없습니다. 무엇을 볼 수 있는지는 그 사람에게 적용된 플랫폼 정책이 정합니다.</translation>
+    </message>
+    <message>
+        <source>Data platform:</source>
+        <translation>데이터 플랫폼:</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>모델:</translation>
+    </message>
+    <message>
+        <source>Built with:</source>
+        <translation>사용 기술:</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovalDialog</name>
+    <message>
+        <source>Approve a change?</source>
+        <translation>변경을 승인할까요?</translation>
+    </message>
+    <message>
+        <source>The agent, acting as &lt;b&gt;{persona}&lt;/b&gt;, wants to make a change. Nothing is written unless you approve.</source>
+        <translation>에이전트가 &lt;b&gt;{persona}&lt;/b&gt; 님의 권한으로 변경을 요청합니다. 승인하기 전에는 아무것도 기록되지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Retrying with the same key replays the change instead of repeating it.</source>
+        <translation>같은 키로 다시 시도하면 변경이 중복되지 않고 이전 결과가 재사용됩니다.</translation>
+    </message>
+    <message>
+        <source>Optional; a denial&apos;s reason is told to the agent</source>
+        <translation>선택 사항입니다. 거부 사유는 에이전트에게 전달됩니다</translation>
+    </message>
+    <message>
+        <source>Persona:</source>
+        <translation>사용자:</translation>
+    </message>
+    <message>
+        <source>Tool:</source>
+        <translation>도구:</translation>
+    </message>
+    <message>
+        <source>Ar&amp;guments:</source>
+        <translation>인자(&amp;G):</translation>
+    </message>
+    <message>
+        <source>Idempotency key:</source>
+        <translation>멱등성 키:</translation>
+    </message>
+    <message>
+        <source>&amp;Reason:</source>
+        <translation>사유(&amp;R):</translation>
+    </message>
+    <message>
+        <source>&amp;Deny</source>
+        <translation>거부(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Approve</source>
+        <translation>승인(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Enter or Esc denies. Alt+A approves.</source>
+        <translation>Enter나 Esc를 누르면 거부됩니다. 승인하려면 Alt+A를 누르세요.</translation>
+    </message>
+    <message>
+        <source>{persona} denied this change.</source>
+        <translation>{persona} 님이 이 변경을 거부했습니다.</translation>
+    </message>
+    <message>
+        <source>Approved in RegDesk.</source>
+        <translation>RegDesk에서 승인했습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>AuditLogDialog</name>
+    <message>
+        <source>Time (UTC)</source>
+        <translation>시각 (UTC)</translation>
+    </message>
+    <message>
+        <source>Persona</source>
+        <translation>사용자</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>사용자 ID</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>이벤트</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>종류</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>동작</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>도구</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>판정</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Approved</source>
+        <translation>승인 여부</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>사유</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>인자</translation>
+    </message>
+    <message>
+        <source>Idempotency key</source>
+        <translation>멱등성 키</translation>
+    </message>
+    <message>
+        <source>Previous hash</source>
+        <translation>이전 해시</translation>
+    </message>
+    <message>
+        <source>Hash</source>
+        <translation>해시</translation>
+    </message>
+    <message>
+        <source>Audit log</source>
+        <translation>감사 로그</translation>
+    </message>
+    <message>
+        <source>Filter by any text (persona, tool, …)</source>
+        <translation>아무 텍스트로나 걸러 보기 (사용자, 도구 등)</translation>
+    </message>
+    <message>
+        <source>&amp;Filter:</source>
+        <translation>필터(&amp;F):</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>새로 고침(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>내보내기(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>닫기(&amp;C)</translation>
+    </message>
+    <message>
+        <source>No audit records yet.</source>
+        <translation>아직 감사 기록이 없습니다.</translation>
+    </message>
+    <message>
+        <source>The chain could not be checked in this build.</source>
+        <translation>이 빌드에서는 해시 체인을 검증할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>✔ Hash chain intact: {count} records, none changed or removed.</source>
+        <translation>✔ 해시 체인 정상: 기록 {count}건, 변경되거나 삭제된 기록이 없습니다.</translation>
+    </message>
+    <message>
+        <source>✘ Hash chain broken at line {line}: the log was edited, reordered or cut after it was written. Records from that line on cannot be trusted.</source>
+        <translation>✘ {line}번째 줄에서 해시 체인이 끊겼습니다. 기록된 뒤에 로그가 수정되었거나 순서가 바뀌었거나 잘렸습니다. 이 줄부터의 기록은 신뢰할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>{count} lines are not valid records.</source>
+        <translation>{count}개 줄은 올바른 기록이 아닙니다.</translation>
+    </message>
+    <message>
+        <source>Export audit log</source>
+        <translation>감사 로그 내보내기</translation>
+    </message>
+    <message>
+        <source>JSON lines, verifiable (*.jsonl);;CSV for spreadsheets (*.csv)</source>
+        <translation>검증 가능한 JSON Lines (*.jsonl);;스프레드시트용 CSV (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>ChatView</name>
+    <message>
+        <source>Conversation</source>
+        <translation>대화</translation>
+    </message>
+</context>
+<context>
+    <name>ComparisonStrip</name>
+    <message>
+        <source>Comparison</source>
+        <translation>비교</translation>
+    </message>
+    <message>
+        <source>Differences between personas</source>
+        <translation>사용자 간 차이</translation>
+    </message>
+    <message>
+        <source>Export comparison…</source>
+        <translation>비교 결과 내보내기…</translation>
+    </message>
+    <message>
+        <source>Comparing when every pane has answered…</source>
+        <translation>모든 창의 답변이 끝나면 비교합니다…</translation>
+    </message>
+    <message>
+        <source>Ask all panes the same question to compare the answers.</source>
+        <translation>모든 창에 같은 질문을 하면 답변을 비교할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Only in &lt;b&gt;{0}&lt;/b&gt;:</source>
+        <translation>&lt;b&gt;{0}&lt;/b&gt;에만 있음:</translation>
+    </message>
+    <message>
+        <source>documents</source>
+        <translation>문서</translation>
+    </message>
+    <message>
+        <source>versions</source>
+        <translation>차수</translation>
+    </message>
+    <message>
+        <source>articles</source>
+        <translation>조항</translation>
+    </message>
+    <message>
+        <source>dates</source>
+        <translation>날짜</translation>
+    </message>
+    <message>
+        <source>days</source>
+        <translation>일수</translation>
+    </message>
+    <message>
+        <source>amounts</source>
+        <translation>금액</translation>
+    </message>
+    <message>
+        <source>counts</source>
+        <translation>건수</translation>
+    </message>
+    <message>
+        <source>periods</source>
+        <translation>기간</translation>
+    </message>
+    <message>
+        <source>percentages</source>
+        <translation>비율</translation>
+    </message>
+    <message>
+        <source>other figures</source>
+        <translation>기타 수치</translation>
+    </message>
+    <message>
+        <source>not called</source>
+        <translation>호출 안 함</translation>
+    </message>
+    <message>
+        <source>The answers mention the same figures and documents.</source>
+        <translation>답변에 나온 수치와 문서가 같습니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{0}&lt;/b&gt; calls: {1}</source>
+        <translation>&lt;b&gt;{0}&lt;/b&gt; 호출: {1}</translation>
+    </message>
+</context>
+<context>
+    <name>CredentialStore</name>
+    <message>
+        <source>No system keyring is available on this computer, so passwords and the API key are kept in memory only and are forgotten when RegDesk closes. Nothing is written to disk.</source>
+        <translation>이 컴퓨터에는 시스템 키링이 없어 비밀번호와 API 키를 메모리에만 보관하며, RegDesk를 닫으면 잊힙니다. 디스크에는 아무것도 기록하지 않습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>EvidenceDialog</name>
+    <message>
+        <source>not available to you or not present.</source>
+        <translation>조회 권한이 없거나 존재하지 않는 문서입니다.</translation>
+    </message>
+    <message>
+        <source>Cited version: {0}</source>
+        <translation>인용된 차수: {0}</translation>
+    </message>
+    <message>
+        <source>Effective {0} → {1}</source>
+        <translation>시행 {0} → {1}</translation>
+    </message>
+    <message>
+        <source>in force</source>
+        <translation>시행 중</translation>
+    </message>
+    <message>
+        <source>The document states it takes effect on {0}, but the approved effective date is {1}. The approved date applies.</source>
+        <translation>문서 본문에는 {0} 시행으로 적혀 있지만 승인된 시행일은 {1}입니다. 승인된 시행일이 적용됩니다.</translation>
+    </message>
+    <message>
+        <source>This version is not in the version history you can see.</source>
+        <translation>이 차수는 볼 수 있는 개정 이력에 없습니다.</translation>
+    </message>
+    <message>
+        <source>Article text as this persona&apos;s search returned it in the turn.</source>
+        <translation>이 페르소나가 해당 대화에서 검색해 받은 조문입니다.</translation>
+    </message>
+    <message>
+        <source>Article text as this persona&apos;s search returns it now.</source>
+        <translation>이 페르소나로 지금 다시 검색해 받은 조문입니다.</translation>
+    </message>
+    <message>
+        <source>No article text of this version was returned to you.</source>
+        <translation>이 차수의 조문은 조회 결과로 받은 것이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Versions</source>
+        <translation>개정 이력</translation>
+    </message>
+    <message>
+        <source>version</source>
+        <translation>차수</translation>
+    </message>
+    <message>
+        <source>effective</source>
+        <translation>시행일</translation>
+    </message>
+    <message>
+        <source>until</source>
+        <translation>종료일</translation>
+    </message>
+    <message>
+        <source>stated</source>
+        <translation>문서상 시행일</translation>
+    </message>
+    <message>
+        <source>summary</source>
+        <translation>요약</translation>
+    </message>
+    <message>
+        <source>Evidence: {0}</source>
+        <translation>근거: {0}</translation>
+    </message>
+    <message>
+        <source>Loading {0}…</source>
+        <translation>{0} 불러오는 중…</translation>
+    </message>
+</context>
+<context>
+    <name>Export</name>
+    <message>
+        <source>truncated</source>
+        <translation>잘림</translation>
+    </message>
+    <message>
+        <source>injection suspected</source>
+        <translation>지시문 주입 의심</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>도구</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>인자</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>판정</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Answer</source>
+        <translation>답변</translation>
+    </message>
+    <message>
+        <source>Citations</source>
+        <translation>인용</translation>
+    </message>
+    <message>
+        <source>Differences</source>
+        <translation>차이점</translation>
+    </message>
+    <message>
+        <source>Elapsed</source>
+        <translation>소요 시간</translation>
+    </message>
+    <message>
+        <source>No answer.</source>
+        <translation>답변이 없습니다.</translation>
+    </message>
+    <message>
+        <source>No differences found.</source>
+        <translation>차이점이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Persona</source>
+        <translation>사용자</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>질문</translation>
+    </message>
+    <message>
+        <source>RegDesk comparison</source>
+        <translation>RegDesk 비교</translation>
+    </message>
+    <message>
+        <source>RegDesk turn</source>
+        <translation>RegDesk 대화</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>시작 시각</translation>
+    </message>
+    <message>
+        <source>Tool calls</source>
+        <translation>도구 호출</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>행 수</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>소요 시간</translation>
+    </message>
+    <message>
+        <source>Notes</source>
+        <translation>비고</translation>
+    </message>
+    <message>
+        <source>effective {date}</source>
+        <translation>{date} 시행</translation>
+    </message>
+</context>
+<context>
+    <name>HistoryStore</name>
+    <message>
+        <source>Could not save the conversation history to {path}: {reason}. RegDesk keeps working, and earlier conversations are safe, but this one will not be there after a restart.</source>
+        <translation>대화 기록을 {path}에 저장하지 못했습니다: {reason}. RegDesk는 계속 동작하고 이전 대화도 안전하지만, 이번 대화는 다시 시작하면 남아 있지 않습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>LoginDialog</name>
+    <message>
+        <source>This is an administrator account. RegDesk never runs the agent with administrator rights; sign in as a regular person instead.</source>
+        <translation>관리자 계정입니다. RegDesk는 관리자 권한으로 에이전트를 실행하지 않습니다. 일반 사용자로 로그인하세요.</translation>
+    </message>
+    <message>
+        <source>The server did not accept this user name and password.</source>
+        <translation>서버가 이 사용자 이름과 비밀번호를 받아들이지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>The server at {url} did not answer in time. Try again.</source>
+        <translation>{url} 서버가 제시간에 응답하지 않았습니다. 다시 시도하세요.</translation>
+    </message>
+    <message>
+        <source>Could not reach the server at {url}. Check the address and your network.</source>
+        <translation>{url} 서버에 연결할 수 없습니다. 주소와 네트워크를 확인하세요.</translation>
+    </message>
+    <message>
+        <source>Signing in failed: {message}</source>
+        <translation>로그인에 실패했습니다: {message}</translation>
+    </message>
+    <message>
+        <source>Sign in to RegDesk</source>
+        <translation>RegDesk 로그인</translation>
+    </message>
+    <message>
+        <source>The agent works with exactly this person&apos;s permissions.</source>
+        <translation>에이전트는 정확히 이 사람의 권한으로만 동작합니다.</translation>
+    </message>
+    <message>
+        <source>e.g. hong</source>
+        <translation>예: hong</translation>
+    </message>
+    <message>
+        <source>&amp;Remember password</source>
+        <translation>비밀번호 기억(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Stored in the system keyring, never in a settings file.</source>
+        <translation>시스템 키링에만 저장되며 설정 파일에는 절대 기록되지 않습니다.</translation>
+    </message>
+    <message>
+        <source>No keyring: remembered only until RegDesk closes.</source>
+        <translation>키링이 없어 RegDesk를 닫을 때까지만 기억합니다.</translation>
+    </message>
+    <message>
+        <source>&amp;Server:</source>
+        <translation>서버(&amp;S):</translation>
+    </message>
+    <message>
+        <source>&amp;User name:</source>
+        <translation>사용자 이름(&amp;U):</translation>
+    </message>
+    <message>
+        <source>&amp;Password:</source>
+        <translation>비밀번호(&amp;P):</translation>
+    </message>
+    <message>
+        <source>Demo personas:</source>
+        <translation>데모 사용자:</translation>
+    </message>
+    <message>
+        <source>Fill in the sign-in details for {user}</source>
+        <translation>{user}의 로그인 정보를 채웁니다</translation>
+    </message>
+    <message>
+        <source>&amp;Sign in</source>
+        <translation>로그인(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Enter the server address, starting with http:// or https://.</source>
+        <translation>http:// 또는 https://로 시작하는 서버 주소를 입력하세요.</translation>
+    </message>
+    <message>
+        <source>Enter a user name.</source>
+        <translation>사용자 이름을 입력하세요.</translation>
+    </message>
+    <message>
+        <source>Enter the password.</source>
+        <translation>비밀번호를 입력하세요.</translation>
+    </message>
+    <message>
+        <source>Signing in…</source>
+        <translation>로그인 중…</translation>
+    </message>
+    <message>
+        <source>Signed in, but the password could not be remembered: {e}</source>
+        <translation>로그인했지만 비밀번호를 기억하지 못했습니다: {e}</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>RegDesk</source>
+        <translation>RegDesk</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>기본</translation>
+    </message>
+    <message>
+        <source> Persona: </source>
+        <translation> 사용자: </translation>
+    </message>
+    <message>
+        <source>Persona switcher</source>
+        <translation>사용자 전환</translation>
+    </message>
+    <message>
+        <source>Sign in…</source>
+        <translation>로그인…</translation>
+    </message>
+    <message>
+        <source>New chat</source>
+        <translation>새 대화</translation>
+    </message>
+    <message>
+        <source>Split view</source>
+        <translation>분할 보기</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>중지</translation>
+    </message>
+    <message>
+        <source>Export…</source>
+        <translation>내보내기…</translation>
+    </message>
+    <message>
+        <source>Audit log</source>
+        <translation>감사 로그</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>설정</translation>
+    </message>
+    <message>
+        <source>About</source>
+        <translation>정보</translation>
+    </message>
+    <message>
+        <source>Ask a question (Ctrl+Enter to send)</source>
+        <translation>질문을 입력하세요 (Ctrl+Enter로 보내기)</translation>
+    </message>
+    <message>
+        <source>Question</source>
+        <translation>질문</translation>
+    </message>
+    <message>
+        <source>Send</source>
+        <translation>보내기</translation>
+    </message>
+    <message>
+        <source>Starting embedded platform and offline model…</source>
+        <translation>내장 플랫폼과 오프라인 모델을 시작하는 중…</translation>
+    </message>
+    <message>
+        <source>connecting</source>
+        <translation>연결 중</translation>
+    </message>
+    <message>
+        <source>Nobody is signed in yet</source>
+        <translation>아직 로그인한 사용자가 없습니다</translation>
+    </message>
+    <message>
+        <source>RegDesk answers as the persona you sign in as: each sees only what the platform allows that person. Sign in as one persona to ask, or as several to compare their answers side by side (Ctrl+T).</source>
+        <translation>RegDesk는 로그인한 페르소나의 권한으로 답합니다. 각자 플랫폼이 허용한 정보만 볼 수 있습니다. 한 명으로 로그인해 질문하거나, 여러 명으로 로그인해 답변을 나란히 비교해 보세요(Ctrl+T).</translation>
+    </message>
+    <message>
+        <source>Starting the platform…</source>
+        <translation>플랫폼을 시작하는 중…</translation>
+    </message>
+    <message>
+        <source>RegDesk — compare: {0}</source>
+        <translation>RegDesk — 비교: {0}</translation>
+    </message>
+    <message>
+        <source>RegDesk — {0}</source>
+        <translation>RegDesk — {0}</translation>
+    </message>
+    <message>
+        <source>embedded platform</source>
+        <translation>내장 플랫폼</translation>
+    </message>
+    <message>
+        <source>platform</source>
+        <translation>플랫폼</translation>
+    </message>
+    <message>
+        <source>{0} {1} · model: {2}</source>
+        <translation>{0} {1} · 모델: {2}</translation>
+    </message>
+    <message>
+        <source>connected</source>
+        <translation>연결됨</translation>
+    </message>
+    <message>
+        <source>Demo personas: hong (employee), park (manager), cho (HR officer).</source>
+        <translation>데모 페르소나: hong(직원), park(관리자), cho(인사 담당자).</translation>
+    </message>
+    <message>
+        <source>Could not start the services: {0}</source>
+        <translation>서비스를 시작하지 못했습니다: {0}</translation>
+    </message>
+    <message>
+        <source>offline</source>
+        <translation>연결 끊김</translation>
+    </message>
+    <message>
+        <source>The platform could not be started.</source>
+        <translation>플랫폼을 시작하지 못했습니다.</translation>
+    </message>
+    <message>
+        <source>The platform is not ready yet.</source>
+        <translation>플랫폼이 아직 준비되지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>History unavailable: {0}</source>
+        <translation>대화 기록을 쓸 수 없습니다: {0}</translation>
+    </message>
+    <message>
+        <source>({0})</source>
+        <translation>({0})</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>내보내기</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md);;JSON (*.json)</source>
+        <translation>Markdown (*.md);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>내보내기 실패</translation>
+    </message>
+</context>
+<context>
+    <name>PersonaPane</name>
+    <message>
+        <source>How many days of childcare leave do I have left?</source>
+        <translation>나 육아휴직 며칠 남았어?</translation>
+    </message>
+    <message>
+        <source>Which version of the childcare support rule is in force today?</source>
+        <translation>육아지원규정은 지금 몇 차가 시행 중이야?</translation>
+    </message>
+    <message>
+        <source>What is the lodging limit for a business trip to Seoul?</source>
+        <translation>서울 출장 숙박비 한도가 얼마야?</translation>
+    </message>
+    <message>
+        <source>Which regulations derive from the HR rule?</source>
+        <translation>인사규칙을 근거로 만든 규정은 뭐가 있어?</translation>
+    </message>
+    <message>
+        <source>Are any revisions pending for the annual leave regulation?</source>
+        <translation>연차휴가 규정에 개정 예정인 게 있어?</translation>
+    </message>
+    <message>
+        <source>How much childcare leave has my department used?</source>
+        <translation>우리 부서 육아휴직 얼마나 썼어?</translation>
+    </message>
+    <message>
+        <source>No persona</source>
+        <translation>사용자 없음</translation>
+    </message>
+    <message>
+        <source>The turn failed ({0}): {1}</source>
+        <translation>대화가 실패했습니다 ({0}): {1}</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>중지했습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <source>Settings</source>
+        <translation>설정</translation>
+    </message>
+    <message>
+        <source>Use the built-in &amp;demo platform</source>
+        <translation>내장 데모 플랫폼 사용(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Data platform</source>
+        <translation>데이터 플랫폼</translation>
+    </message>
+    <message>
+        <source>Ontul &amp;URL:</source>
+        <translation>Ontul 주소(&amp;U):</translation>
+    </message>
+    <message>
+        <source>Offline demo model (deterministic, no LLM)</source>
+        <translation>오프라인 데모 모델 (결정적 동작, LLM 아님)</translation>
+    </message>
+    <message>
+        <source>Claude (Anthropic API)</source>
+        <translation>Claude (Anthropic API)</translation>
+    </message>
+    <message>
+        <source>A key is saved; type to replace it</source>
+        <translation>저장된 키가 있습니다. 바꾸려면 새 키를 입력하세요</translation>
+    </message>
+    <message>
+        <source>sk-ant-…</source>
+        <translation>sk-ant-…</translation>
+    </message>
+    <message>
+        <source>S&amp;how</source>
+        <translation>표시(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Forget the saved key</source>
+        <translation>저장된 키 삭제(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>모델</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>모델(&amp;M):</translation>
+    </message>
+    <message>
+        <source>API &amp;key:</source>
+        <translation>API 키(&amp;K):</translation>
+    </message>
+    <message>
+        <source>The key is stored in the system keyring, never in a settings file.</source>
+        <translation>키는 시스템 키링에만 저장되며 설정 파일에는 절대 기록되지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Same as the system</source>
+        <translation>시스템 설정 따르기</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>밝게</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>어둡게</translation>
+    </message>
+    <message>
+        <source>Appearance</source>
+        <translation>모양</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>언어(&amp;L):</translation>
+    </message>
+    <message>
+        <source>&amp;Theme:</source>
+        <translation>테마(&amp;T):</translation>
+    </message>
+    <message>
+        <source>A new language applies the next time RegDesk starts.</source>
+        <translation>바꾼 언어는 RegDesk를 다시 시작하면 적용됩니다.</translation>
+    </message>
+    <message>
+        <source>Enter the Ontul URL, starting with http:// or https://, or use the built-in demo platform.</source>
+        <translation>http:// 또는 https://로 시작하는 Ontul 주소를 입력하거나 내장 데모 플랫폼을 사용하세요.</translation>
+    </message>
+    <message>
+        <source>Claude needs an API key.</source>
+        <translation>Claude를 쓰려면 API 키가 필요합니다.</translation>
+    </message>
+</context>
+<context>
+    <name>SplitCompareView</name>
+    <message>
+        <source>One question for every pane…</source>
+        <translation>모든 창에 보낼 질문…</translation>
+    </message>
+    <message>
+        <source>Question for all panes</source>
+        <translation>모든 창에 보낼 질문</translation>
+    </message>
+    <message>
+        <source>Ask all</source>
+        <translation>모두에게 질문</translation>
+    </message>
+    <message>
+        <source>Add pane</source>
+        <translation>창 추가</translation>
+    </message>
+</context>
+<context>
+    <name>SplitPane</name>
+    <message>
+        <source>Persona of this pane</source>
+        <translation>이 창의 사용자</translation>
+    </message>
+    <message>
+        <source>Remove this pane</source>
+        <translation>이 창 닫기</translation>
+    </message>
+</context>
+<context>
+    <name>SuggestionsView</name>
+    <message>
+        <source>Ask about regulations, versions or your HR records.</source>
+        <translation>규정, 개정 차수, 내 인사 기록에 대해 물어보세요.</translation>
+    </message>
+    <message>
+        <source>Try one of these, or type your own question below:</source>
+        <translation>아래 질문을 눌러 보거나, 아래 입력란에 직접 질문하세요:</translation>
+    </message>
+</context>
+<context>
+    <name>ToolCallDetail</name>
+    <message>
+        <source>Select a tool call to see its result.</source>
+        <translation>도구 호출을 선택하면 결과를 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Result rows</source>
+        <translation>결과 행</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>결과</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>인자</translation>
+    </message>
+    <message>
+        <source>Raw result as the model saw it</source>
+        <translation>모델이 받은 원문 결과</translation>
+    </message>
+    <message>
+        <source>Raw (as the model saw it)</source>
+        <translation>원문 (모델이 받은 그대로)</translation>
+    </message>
+    <message>
+        <source>Reason: {0}</source>
+        <translation>사유: {0}</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>실행 중…</translation>
+    </message>
+    <message>
+        <source>Waiting for your approval.</source>
+        <translation>승인을 기다리는 중입니다.</translation>
+    </message>
+</context>
+<context>
+    <name>ToolCallModel</name>
+    <message>
+        <source>approved</source>
+        <translation>승인됨</translation>
+    </message>
+    <message>
+        <source>denied by you</source>
+        <translation>직접 거부함</translation>
+    </message>
+    <message>
+        <source>needs approval</source>
+        <translation>승인 필요</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>거부됨</translation>
+    </message>
+    <message>
+        <source>truncated</source>
+        <translation>잘림</translation>
+    </message>
+    <message>
+        <source>⚠ injection?</source>
+        <translation>⚠ 지시문 의심</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>실행 중</translation>
+    </message>
+    <message>
+        <source>awaiting approval</source>
+        <translation>승인 대기</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>성공</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>결과 없음</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>오류</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>거부됨</translation>
+    </message>
+    <message>
+        <source>1 row</source>
+        <translation>1행</translation>
+    </message>
+    <message>
+        <source>{0} rows</source>
+        <translation>{0}행</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>읽기</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>도구</translation>
+    </message>
+    <message>
+        <source>Arguments</source>
+        <translation>인자</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>시간</translation>
+    </message>
+    <message>
+        <source>Rows</source>
+        <translation>행</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>결정</translation>
+    </message>
+    <message>
+        <source>Flags</source>
+        <translation>표시</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>중지됨</translation>
+    </message>
+</context>
+<context>
+    <name>ToolCallPanel</name>
+    <message>
+        <source>Tool calls</source>
+        <translation>도구 호출</translation>
+    </message>
+    <message>
+        <source>Tool calls appear here as the assistant works.</source>
+        <translation>어시스턴트가 작업하는 동안 도구 호출이 여기에 표시됩니다.</translation>
+    </message>
+    <message>
+        <source>Tool call detail</source>
+        <translation>도구 호출 상세</translation>
+    </message>
+</context>
 </TS>
