@@ -230,6 +230,29 @@ def _function_name(node: exp.Func) -> str | None:
     return m.group(1).lower() if m else None
 
 
+MAX_PRINTF_WIDTH = 1000
+"""Widest field or precision a ``printf``/``format`` pattern may ask for."""
+_PRINTF_FIELD = re.compile(r"%[-+ 0#,!]*(\*|\d*)(?:\.(\*|\d*))?")
+
+
+def _check_printf(node: exp.Func, name: str) -> None:
+    """Refuse a printf/format whose pattern is not a literal or asks for huge fields.
+
+    SQLite builds the whole field before applying its length limit, so
+    ``printf('%.*c', 900000000, 'x')`` burns seconds of CPU in one call.
+    """
+    pattern = node.this if isinstance(node, exp.Format) else (node.expressions or [None])[0]
+    if not (isinstance(pattern, exp.Literal) and pattern.is_string):
+        raise QueryRefused(f"{name}() needs a string literal pattern")
+    for width, precision in _PRINTF_FIELD.findall(str(pattern.this)):
+        for size in (width, precision):
+            if size == "*" or (size and int(size) > MAX_PRINTF_WIDTH):
+                raise QueryRefused(
+                    f"{name}() fields are limited to {MAX_PRINTF_WIDTH} characters "
+                    "and may not use *"
+                )
+
+
 def _cte_in_scope(table: exp.Table, name: str) -> bool:
     """True when a WITH clause enclosing ``table`` defines a CTE called ``name``."""
     node: exp.Expr | None = table.parent
@@ -377,6 +400,8 @@ class SqlRewriter:
                 name = _function_name(node)
                 if name is not None and name not in ALLOWED_FUNCTIONS:
                     raise QueryRefused(f"function {name} is not allowed")
+                if name in ("printf", "format"):
+                    _check_printf(node, name)
             if isinstance(node, exp.In) and (node.args.get("field") or node.args.get("unnest")):
                 raise QueryRefused("IN <table> is not allowed; write IN (SELECT ... FROM ...)")
             if isinstance(node, exp.CTE) and _reserved(node.alias_or_name):
