@@ -514,6 +514,7 @@ def _health_sql(url: str, token: str) -> int:
     return call(url, token, "/admin/query/execute", {"sql": f"SELECT 1 FROM {EMP}"}).status_code
 
 
+@pytest.mark.filterwarnings("ignore::jwt.warnings.InsecureKeyLengthWarning")  # forged on purpose
 def test_forged_tokens_are_401(ontul_server: OntulServer, token_of: Callable[[str], str]) -> None:
     assert _health_sql(ontul_server.url, token_of("hong")) == 200  # control
     claims = jwt.decode(token_of("hong"), options={"verify_signature": False})
