@@ -87,6 +87,8 @@ def cold_start(kind: str, runs: int) -> list[float]:
             out = subprocess.run(
                 [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
             )
+            if not out.stdout.strip():
+                raise RuntimeError(out.stderr[-3000:])
             painted = float(out.stdout.strip().splitlines()[-1])
             times.append((painted - started) * 1000.0)
     return times

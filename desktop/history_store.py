@@ -11,13 +11,19 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
+
+CACHE_KIB = 256
+"""SQLite page cache per connection (KiB). The default (2 MB) only grows with
+the table while the app mostly appends; reads are a persona's latest turns."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS turns (
@@ -87,11 +93,14 @@ class HistoryStore:
         self._lock = threading.Lock()
         self._open_error: BaseException | None = None
         self._conn: sqlite3.Connection | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._queued: list[Future[int]] = []
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             try:
                 conn.execute("PRAGMA busy_timeout = 5000")
+                conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.executescript(_SCHEMA)
             except sqlite3.Error:
@@ -158,6 +167,63 @@ class HistoryStore:
         assert row_id is not None
         return row_id
 
+    def submit_turn(
+        self,
+        persona: str,
+        question: str,
+        answer: str,
+        events: list[dict[str, Any]],
+        started_at: float,
+        elapsed_ms: float,
+        status: str,
+        on_error: Callable[[HistoryWriteError], None] | None = None,
+    ) -> Future[int]:
+        """Save one turn in the background (one writer thread, in submission order).
+
+        The GUI thread hands the JSON encoding and the commit to the writer, so a
+        finished turn costs it nothing; reading (``turns``), ``clear`` and
+        ``close`` first wait for every submitted turn.
+
+        Args:
+            persona: Username the turn ran as.
+            question: The question.
+            answer: The final answer text.
+            events: The turn's events as dicts (not changed afterwards).
+            started_at: Unix time the turn started.
+            elapsed_ms: Wall time in milliseconds.
+            status: How the turn ended.
+            on_error: Called in the writer thread with the error when the turn
+                could not be saved.
+
+        Returns:
+            The future row id.
+        """
+
+        def write() -> int:
+            try:
+                return self.append_turn(
+                    persona, question, answer, events, started_at, elapsed_ms, status
+                )
+            except HistoryWriteError as exc:
+                if on_error is not None:
+                    on_error(exc)
+                raise
+
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="regdesk-history")
+            future = self._pool.submit(write)
+            self._queued = [f for f in self._queued if not f.done()]
+            self._queued.append(future)
+        return future
+
+    def wait_written(self) -> None:
+        """Block until every turn given to ``submit_turn`` was written (or failed)."""
+        with self._lock:
+            queued, self._queued = self._queued, []
+        for future in queued:
+            future.exception()  # waits; errors went to on_error
+
     def turns(self, persona: str, limit: int = 200) -> list[TurnRecord]:
         """Return the latest turns of a persona, oldest first.
 
@@ -169,6 +235,7 @@ class HistoryStore:
             Saved turns in the order they happened; empty when none (or when the
             file cannot be read at all).
         """
+        self.wait_written()
         with self._lock:
             if self._conn is None:
                 return []
@@ -203,6 +270,7 @@ class HistoryStore:
         Raises:
             HistoryWriteError: The deletion could not be written.
         """
+        self.wait_written()
         with self._lock:
             conn = self._writer()
             try:
@@ -215,7 +283,11 @@ class HistoryStore:
 
     def close(self) -> None:
         """Close the database (checkpointing the WAL into the main file)."""
+        self.wait_written()
         with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None

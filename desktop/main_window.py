@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QStandardPaths, Qt, QThread, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, QStandardPaths, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -98,6 +98,8 @@ class MainWindow(QMainWindow):
     """A message when they could not be started."""
     persona_logged_in = Signal(str)
     """Username of a new session."""
+    _history_failed = Signal(str)
+    """A background history write failed (message for the status line)."""
 
     def __init__(
         self,
@@ -116,12 +118,26 @@ class MainWindow(QMainWindow):
         self.panes: dict[str, PersonaPane] = {}
         self.approval_dialogs: list[Any] = []
         self.auto_approval: ApprovalDecision | None = None
-        self.history: Any = None
+        self._history: Any = None
+        self._history_opened = False
         self.last_comparison: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self._shut_down = False
         self._build_ui()
-        self._open_history()
+        self._history_failed.connect(lambda message: self.statusBar().showMessage(message, 15000))
         self._start_services()
+        # Not needed for the first paint: open the history file right after it.
+        self.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """After the window's first paint, open what the first frame did not need."""
+        if watched is self and event.type() == QEvent.Type.Paint:
+            self.removeEventFilter(self)
+            QTimer.singleShot(0, self, self._after_first_paint)
+        return super().eventFilter(watched, event)
+
+    def _after_first_paint(self) -> None:
+        if not self._shut_down:
+            _ = self.history  # opens it
 
     # layout ------------------------------------------------------------------
     def _build_ui(self) -> None:
@@ -454,13 +470,26 @@ class MainWindow(QMainWindow):
         dialog.open()
 
     # history -----------------------------------------------------------------------
+    @property
+    def history(self) -> Any:
+        """The ``HistoryStore`` (opened on first use or right after the first paint)."""
+        if not self._history_opened and not self._shut_down:
+            self._open_history()
+        return self._history
+
+    @history.setter
+    def history(self, store: Any) -> None:
+        self._history_opened = True
+        self._history = store
+
     def _open_history(self) -> None:
+        self._history_opened = True
         try:
             from desktop.history_store import HistoryStore
 
-            self.history = HistoryStore(data_dir() / "history.sqlite")
+            self._history = HistoryStore(data_dir() / "history.sqlite")
         except Exception as exc:  # history is a convenience; the app runs without it
-            self.history = None
+            self._history = None
             self.statusBar().showMessage(self.tr("History unavailable: {0}").format(exc), 10000)
 
     def _load_history(self, pane: PersonaPane) -> None:
@@ -481,20 +510,18 @@ class MainWindow(QMainWindow):
     def _save_turn(self, result: PaneResult) -> None:
         if self.history is None:
             return
-        from desktop.history_store import HistoryWriteError
-
-        try:
-            self.history.append_turn(
-                result.persona,
-                result.question,
-                result.answer,
-                result.events,
-                result.started_at,
-                result.elapsed_ms,
-                result.status,
-            )
-        except HistoryWriteError as exc:
-            self.statusBar().showMessage(str(exc), 15000)
+        # written by the store's own thread: a long turn's JSON and the commit
+        # would otherwise stall the GUI just as the answer completes
+        self.history.submit_turn(
+            result.persona,
+            result.question,
+            result.answer,
+            result.events,
+            result.started_at,
+            result.elapsed_ms,
+            result.status,
+            on_error=lambda exc: self._history_failed.emit(str(exc)),
+        )
 
     # export, evidence and dialogs ---------------------------------------------------
     def _comparison_ready(self, panes: list[dict[str, Any]], differences: list[Any]) -> None:
@@ -600,9 +627,9 @@ class MainWindow(QMainWindow):
             close = getattr(session, "close", None)
             if close is not None:
                 close()
-        if self.history is not None:
-            self.history.close()
-            self.history = None
+        if self._history is not None:
+            self._history.close()
+        self.history = None
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Closing with turns running cancels them and waits for their threads."""

@@ -350,6 +350,7 @@ class PersonaPane(QWidget):
         if result.status == "running":
             result.status = "failed"
         result.elapsed_ms = (time.perf_counter() - self._started) * 1000.0
+        called = {e.get("call_id") for e in result.events}
         result.tools = [
             {
                 "tool": call.tool,
@@ -361,7 +362,7 @@ class PersonaPane(QWidget):
                 "approved": call.approval,
             }
             for call in self.tools.calls
-            if any(e.get("call_id") == call.call_id for e in result.events)
+            if call.call_id in called
         ]
         self.last_result = result
         self.turn_finished.emit(result)

@@ -79,22 +79,21 @@ def test_history_write_failure_is_shown_in_the_status_line(qtbot: Any, window_fa
 
     window = window_factory()
 
-    class FullDisk:
+    from desktop.history_store import HistoryStore
+
+    class FullDisk(HistoryStore):
         def append_turn(self, *args: Any) -> int:
             raise HistoryWriteError("Could not save the conversation history: disk full")
 
-        def turns(self, persona: str, limit: int = 200) -> list[Any]:
-            return []
-
-        def close(self) -> None:
-            pass
-
+    path = window.history.path
     window.history.close()
-    window.history = FullDisk()
+    window.history = FullDisk(path)
     pane = window.add_session(ScriptedSession("hong", lambda q: scripted_turn("hong")))
     window.question_edit.setPlainText("질문")
-    with qtbot.waitSignal(pane.turn_finished, timeout=10000):
-        window.send()
+    # the turn is written in the background; its failure reaches the status line
+    with qtbot.waitSignal(window._history_failed, timeout=10000):
+        with qtbot.waitSignal(pane.turn_finished, timeout=10000):
+            window.send()
     assert "disk full" in window.statusBar().currentMessage()
 
 
