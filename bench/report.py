@@ -31,25 +31,47 @@ def _ratio(value: float | None, baseline: float | None) -> str:
     return f"×{value / baseline:.2f}"
 
 
+def _target(value: float | None, limit: float, text: str, *, strict: bool = False) -> str:
+    """``text`` with whether ``value`` met it (``<`` when strict, else ``<=``)."""
+    if value is None:
+        return f"{text}: not measured"
+    met = value < limit if strict else value <= limit
+    return f"{text}: {'met' if met else '**missed**'}"
+
+
+def _ratio_value(value: float | None, baseline: float | None) -> float | None:
+    return value / baseline if value and baseline else None
+
+
 def _platform_rows(platform: dict[str, Any]) -> list[str]:
     rows: list[str] = []
+    targets = platform.get("targets") or {}
     search = platform.get("regulation_search") or {}
     base = (search.get("x1") or {}).get("p95_ms")
+    largest = max(search.values(), key=lambda cell: cell.get("chunks", 0), default=None)
     for _name, cell in sorted(search.items(), key=lambda kv: kv[1].get("chunks", 0)):
+        limit = targets.get("search_p95_ms_at_x100", 50)
+        target = (
+            _target(cell["p95_ms"], limit, f"p95 ≤ {limit} ms at ×100") if cell is largest else "—"
+        )
         rows.append(
             f"| platform | regulation_search p50 / p95 at {cell['chunks']:,} chunks | "
             f"{cell['p50_ms']} / {cell['p95_ms']} ms | p95 at demo corpus (x1) | "
-            f"{_ratio(cell['p95_ms'], base)} |"
+            f"{_ratio(cell['p95_ms'], base)} | {target} |"
         )
     overhead = platform.get("policy_overhead") or {}
     if overhead:
-        # bench_platform renamed its baseline once; accept both spellings
-        direct = overhead.get("direct_fresh_median_ms") or overhead.get("direct_median_ms")
+        # The like-for-like baseline: the same hand-filtered SQL on an already open
+        # SQLite connection (the platform pools its connections too).
+        direct = overhead.get("direct_kept_median_ms")
+        limit = targets.get("overhead_ratio", 1.5)
         for label, key in (("warm", "policy_warm_median_ms"), ("cold", "policy_cold_median_ms")):
+            ratio = _ratio_value(overhead.get(key), direct)
+            target = _target(ratio, limit, f"≤ {limit}× median") if label == "warm" else "—"
             rows.append(
-                f"| platform | policy rewrite + guarded SQL, {label} cache | "
-                f"{overhead.get(key)} ms | hand-filtered SQL on SQLite ({direct} ms) | "
-                f"{_ratio(overhead.get(key), direct)} |"
+                f"| platform | policy rewrite + guarded SQL, {label} rewrite cache | "
+                f"{overhead.get(key)} ms | hand-filtered SQL, open connection ({direct} ms) | "
+                f"{_ratio(overhead.get(key), direct)} | {target} |"
             )
     return rows
 
@@ -63,19 +85,20 @@ def _agent_rows(agent: dict[str, Any]) -> list[str]:
         middle = medians[len(medians) // 2]
         rows.append(
             f"| agent | scenario turn, median over {len(cases)} cases (offline model, unpaced) | "
-            f"{middle} ms | fastest case ({fastest} ms) | {_ratio(middle, fastest)} |"
+            f"{middle} ms | fastest case ({fastest} ms) | {_ratio(middle, fastest)} | — |"
         )
         shares = sorted(c.get("platform_share", 0.0) for c in cases.values())
         rows.append(
             f"| agent | share of turn time in platform calls (median case) | "
-            f"{shares[len(shares) // 2]:.0%} | — | — |"
+            f"{shares[len(shares) // 2]:.0%} | — | — | — |"
         )
     compare = agent.get("compare") or {}
     if compare:
         two, one = compare.get("two_personas_ms"), compare.get("one_persona_ms")
         rows.append(
             f"| agent | same question as two personas at once (pace {compare.get('pace_s')} s) | "
-            f"{two} ms | one persona ({one} ms) | {_ratio(two, one)} |"
+            f"{two} ms | one persona ({one} ms) | {_ratio(two, one)} | "
+            f"{_target(_ratio_value(two, one), 1.25, '≤ 1.25×')} |"
         )
     return rows
 
@@ -88,7 +111,8 @@ def _gui_rows(gui: dict[str, Any]) -> list[str]:
         bare = cold.get("bare_qmainwindow_first_paint_ms_median")
         rows.append(
             f"| gui | cold start to first paint (median of {cold.get('runs')}) | {app} ms | "
-            f"bare QMainWindow ({bare} ms) | {_ratio(app, bare)} |"
+            f"bare QMainWindow ({bare} ms) | {_ratio(app, bare)} | "
+            f"{_target(_ratio_value(app, bare), 2.0, '≤ 2×')} |"
         )
     stall = gui.get("event_loop_stall") or {}
     if stall:
@@ -98,20 +122,22 @@ def _gui_rows(gui: dict[str, Any]) -> list[str]:
         rows.append(
             f"| gui | longest event-loop stall (median of {stall.get('repeats', 1)} runs), "
             f"2 panes × {last.get('deltas_per_pane')} deltas | {longest} ms | "
-            f"one frame ({budget} ms) | {_ratio(longest, budget)} |"
+            f"one frame ({budget} ms) | {_ratio(longest, budget)} | "
+            f"{_target(longest, budget or 16.0, '< 16 ms', strict=True)} |"
         )
     stop = gui.get("stop_latency") or {}
     if stop:
         rows.append(
             f"| gui | stop to turn ended (median of {stop.get('runs')}) | "
             f"{stop.get('median_ms')} ms | budget ({stop.get('budget_ms')} ms) | "
-            f"{_ratio(stop.get('median_ms'), stop.get('budget_ms'))} |"
+            f"{_ratio(stop.get('median_ms'), stop.get('budget_ms'))} | "
+            f"{_target(stop.get('median_ms'), stop.get('budget_ms') or 1000.0, '≤ 1 s')} |"
         )
     memory = gui.get("memory") or {}
     if memory:
         rows.append(
             f"| gui | RSS slope, {memory.get('split_turns')} split turns, transcripts kept | "
-            f"{memory.get('slope_kb_per_turn')} kB/turn | — | — |"
+            f"{memory.get('slope_kb_per_turn')} kB/turn | — | — | — |"
         )
     return rows
 
@@ -125,14 +151,14 @@ def _soak_rows(soak: dict[str, Any]) -> list[str]:
         f"| soak | RSS slope over {data['split_turns']} split turns ({data['slope_window']}) | "
         f"{data['slope_kb_per_turn']} kB/turn | RSS after warm-up ({warm} MB) | "
         f"{_ratio(warm + data['slope_kb_per_turn'] * data['split_turns'] / 1000.0, warm)} "
-        f"projected over the run |",
+        f"projected over the run | no growth trend |",
         f"| soak | RSS end of run | {data['rss_end_mb']} MB | after warm-up ({warm} MB) | "
-        f"{_ratio(data['rss_end_mb'], warm)} |",
+        f"{_ratio(data['rss_end_mb'], warm)} | — |",
         f"| soak | split-turn time, last fifth (median) | {data['turn_ms_last_fifth_median']} ms"
         f" | first fifth ({data['turn_ms_first_fifth_median']} ms) | "
-        f"×{data['latency_drift_ratio']:.2f} |",
+        f"×{data['latency_drift_ratio']:.2f} | — |",
         f"| soak | threads after / before; turn threads left | {data['threads_after']} / "
-        f"{data['threads_before']}; {data['turn_threads_left']} | — | — |",
+        f"{data['threads_before']}; {data['turn_threads_left']} | — | — | — |",
     ]
 
 
@@ -161,8 +187,8 @@ def performance_markdown(results: dict[str, dict[str, Any]], chart_name: str, me
         "",
         "Ratios compare each figure with a baseline measured in the same run.",
         "",
-        "| area | measure | value | baseline (same run) | ratio |",
-        "|---|---|---|---|---|",
+        "| area | measure | value | baseline (same run) | ratio | target |",
+        "|---|---|---|---|---|---|",
         *rows,
         "",
         f"![search latency, turn timeline, soak RSS]({chart_name})",
