@@ -387,6 +387,7 @@ class ToolCallModel(QAbstractTableModel):
         self._phase = (self._phase + 1) % PHASES
         for position, row in enumerate(self._rows):
             if row.status in ("running", "awaiting"):
-                self.dataChanged.emit(
-                    self.index(position, 0), self.index(position, COLUMNS.index("status"))
-                )
+                # the panel's delegate draws a whole call in column 0 (the
+                # rest are hidden): repaint only that cell of a running row
+                cell = self.index(position, 0)
+                self.dataChanged.emit(cell, cell, [ROLE_PHASE])

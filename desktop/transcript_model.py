@@ -1,9 +1,11 @@
 """The conversation of one persona as a list model.
 
 Rows are plain Python objects in a list. A streamed answer grows one row: deltas
-are buffered and flushed at most every 16 ms, and each flush emits
+are buffered and flushed at most once per frame (16 ms), and each flush emits
 ``dataChanged`` for that one index only (never a reset), so a long answer costs
-the view one repaint per frame, not one per delta.
+the view one relayout and repaint per frame, not one per delta. Every model
+streaming at once (the split view's panes) is flushed by one shared timer tick,
+so two panes cost one layout-and-paint pass per frame, not two.
 """
 
 from __future__ import annotations
@@ -49,6 +51,45 @@ CITATION_PATTERN = re.compile(
 """A document number, optionally with a version as 제N차, vN or version N."""
 
 _keys = itertools.count(1)
+
+
+class _FrameFlusher(QObject):
+    """One timer for every streaming model: each tick flushes all of them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._waiting: dict[int, TranscriptModel] = {}
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(FLUSH_INTERVAL_MS)
+        self._timer.timeout.connect(self._tick)
+
+    def schedule(self, model: TranscriptModel) -> None:
+        self._waiting[id(model)] = model
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def forget(self, model: TranscriptModel) -> None:
+        self.forget_key(id(model))
+
+    def forget_key(self, key: int) -> None:
+        self._waiting.pop(key, None)
+
+    def _tick(self) -> None:
+        waiting, self._waiting = self._waiting, {}
+        for model in waiting.values():
+            model.flush()
+
+
+_flusher: _FrameFlusher | None = None
+
+
+def _frame_flusher() -> _FrameFlusher:
+    global _flusher  # one per GUI thread, made on first use
+    if _flusher is None:
+        _flusher = _FrameFlusher()
+    return _flusher
+
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -122,10 +163,8 @@ class TranscriptModel(QAbstractListModel):
         super().__init__(parent)
         self._rows: list[TranscriptRow] = []
         self._pending: list[str] = []
-        self._flush_timer = QTimer(self)
-        self._flush_timer.setSingleShot(True)
-        self._flush_timer.setInterval(FLUSH_INTERVAL_MS)
-        self._flush_timer.timeout.connect(self.flush)
+        key = id(self)
+        self.destroyed.connect(lambda *_: _frame_flusher().forget_key(key))
 
     # Qt model interface -------------------------------------------------
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
@@ -183,15 +222,15 @@ class TranscriptModel(QAbstractListModel):
 
     def append_delta(self, text: str) -> None:
         """Buffer streamed text; it reaches the view within 16 ms."""
+        if not self._pending:
+            _frame_flusher().schedule(self)
         self._pending.append(text)
-        if not self._flush_timer.isActive():
-            self._flush_timer.start()
 
     def flush(self) -> None:
         """Move buffered deltas into the streaming row (one ``dataChanged``)."""
-        self._flush_timer.stop()
         if not self._pending:
             return
+        _frame_flusher().forget(self)
         text = "".join(self._pending)
         self._pending.clear()
         if self._rows and self._rows[-1].kind == "assistant" and self._rows[-1].streaming:
@@ -229,7 +268,7 @@ class TranscriptModel(QAbstractListModel):
 
     def clear(self) -> None:
         """Start a new chat."""
-        self._flush_timer.stop()
+        _frame_flusher().forget(self)
         self._pending.clear()
         self.beginResetModel()
         self._rows.clear()

@@ -44,6 +44,11 @@ _NO_TABLES: frozenset[str] = frozenset()
 _NO_COLUMNS: frozenset[tuple[str, str]] = frozenset()
 
 
+CACHE_KIB = 256
+"""Page cache per connection (KiB). SQLite's default (2 MB) fills as the audit
+tables grow, in every pooled connection; reads here touch few pages."""
+
+
 def open_read_only(db_path: Path | str) -> sqlite3.Connection:
     """Open ``db_path`` read-only (``mode=ro`` URI)."""
     uri = f"file:{quote(str(Path(db_path).resolve()))}?mode=ro"
@@ -51,6 +56,7 @@ def open_read_only(db_path: Path | str) -> sqlite3.Connection:
         uri, uri=True, check_same_thread=False, cached_statements=_STATEMENT_CACHE
     )
     conn.execute("PRAGMA busy_timeout = 5000")
+    conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
     conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
     conn.setlimit(sqlite3.SQLITE_LIMIT_EXPR_DEPTH, MAX_EXPR_DEPTH)
     conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)

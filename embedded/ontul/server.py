@@ -13,7 +13,7 @@ from embedded.ontul.audit import Writer
 from embedded.ontul.auth import TokenService, UserStore
 from embedded.ontul.context import PlatformContext
 from embedded.ontul.embedder import Embedder, HashedNgramEmbedder
-from embedded.ontul.guarded_sqlite import close_pool
+from embedded.ontul.guarded_sqlite import CACHE_KIB, close_pool
 from embedded.ontul.http_api import Api, Handler
 from embedded.ontul.policy import PolicyEngine, load_policies
 from embedded.ontul.search import SearchIndex
@@ -121,7 +121,7 @@ class OntulServer:
             engine=engine,
             today=self.today,
             index=SearchIndex(self.db_path, embedder or HashedNgramEmbedder()),
-            writer=Writer(self.db_path),
+            writer=self._writer(),
             rewriter=SqlRewriter(engine, self.today),
         )
         self.tokens = TokenService(token_ttl_s, refresh_ttl_s)
@@ -129,6 +129,12 @@ class OntulServer:
         handler = type("BoundHandler", (Handler,), {"api": api})
         self._httpd = _ClosingHTTPServer((host, port), handler)
         self._thread: threading.Thread | None = None
+
+    def _writer(self) -> Writer:
+        writer = Writer(self.db_path)
+        # the audit tables only grow: keep the writer's page cache small
+        writer.conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+        return writer
 
     @property
     def url(self) -> str:
