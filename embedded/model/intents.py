@@ -33,10 +33,13 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("revision_request", lambda q, e: cue(q, "revision_request")),
     ("national_id", lambda q, e: cue(q, "national_id")),
     ("impact", lambda q, e: cue(q, "impact")),
+    ("derived", lambda q, e: cue(q, "derived")),
     ("related", lambda q, e: cue(q, "related")),
     ("authority", lambda q, e: cue(q, "authority")),
     ("pending_status", lambda q, e: cue(q, "pending_status")),
+    ("pending_status", lambda q, e: cue(q, "pending_any") and not cue(q, "days")),
     ("describe", lambda q, e: bool(e.doc_nos)),
+    ("in_force_version", lambda q, e: cue(q, "in_force_version") and not cue(q, "days")),
     (
         "ceiling",
         lambda q, e: cue(q, "purchase") or (e.amount is not None and cue(q, "approval_ceiling")),

@@ -10,14 +10,18 @@ from embedded.model.compose import (
     answer,
     call,
     cite,
+    date_note,
     failure,
     hits_about,
     hits_of,
     hits_titled,
     josa,
     not_found,
+    squash,
 )
-from embedded.model.plans_rules import topic_label
+from embedded.model.intents import cue
+from embedded.model.lexicon import TITLE_SUFFIXES
+from embedded.model.plans_rules import as_of, topic_label
 
 Resolved = tuple[str | None, dict[str, Any] | None, Blocks | None]
 
@@ -38,8 +42,58 @@ def resolve_doc(ctx: Ctx) -> Resolved:
     if not hits and len(ctx.ents.title_words) > 1:
         hits = _by_generic_title(hits_of(search), ctx.ents.title_words)
     if not hits:
+        sibling, step = _sibling_title(ctx)
+        if step:
+            return None, None, step
+        hits = [sibling] if sibling else []
+    if not hits:
         return None, None, None
     return str(hits[0].get("doc_no")), hits[0], None
+
+
+def _title_stem(word: str) -> str | None:
+    suffix = next((s for s in TITLE_SUFFIXES if word.endswith(s)), None)
+    if suffix is None or len(word) <= len(suffix):
+        return None
+    return squash(word[: -len(suffix)])
+
+
+def _sibling_title(ctx: Ctx) -> tuple[dict[str, Any] | None, Blocks | None]:
+    """'인사규칙' when the corpus says '인사규정': the same stem with another title suffix.
+
+    Returns:
+        (the hit whose title is the stem plus some title suffix, or None;
+        a search for the stem to make first, or None).
+    """
+    stems = [s for s in (_title_stem(w) for w in ctx.ents.title_words) if s]
+    if not stems:
+        return None, None
+    searches = ctx.turn.all("search_regulations")
+    for search in searches:
+        for hit in hits_of(search):
+            title = squash(str(hit.get("title", "")))
+            for stem in stems:
+                if title.startswith(stem) and title[len(stem) :] in TITLE_SUFFIXES:
+                    return hit, None
+    if len(searches) == 1 and not searches[0].failed:
+        return None, call(ctx, "search_regulations", {"question": stems[0]})
+    return None, None
+
+
+def _renamed(ctx: Ctx, hit: dict[str, Any] | None) -> str:
+    """Say so when the document found is titled differently from what was asked."""
+    if not hit or not ctx.ents.title_words:
+        return ""
+    title = str(hit.get("title", ""))
+    if all(squash(w) in squash(title) for w in ctx.ents.title_words):
+        return ""
+    asked = ctx.ents.title or " ".join(ctx.ents.title_words)
+    return ctx.t(
+        f"'{asked}'{josa(asked, '이라는', '라는')} 제목의 문서는 없어 가장 가까운 "
+        f"{title}({hit.get('doc_no')}){josa(str(hit.get('doc_no')), '으로', '로')} "
+        "보고 답합니다. ",
+        f"No document is titled '{asked}'; I took it to mean {title} ({hit.get('doc_no')}). ",
+    )
 
 
 _GENERIC = ("규정", "지침", "기준", "규칙")
@@ -143,7 +197,15 @@ def _graph_rows(ctx: Ctx, tool: str, key: str, verb_ko: str, verb_en: str) -> Bl
         )
     lines = "\n".join(_graph_line(ctx, r) for r in rows)
     return answer(
-        ctx.t(f"{name}의 {verb_ko} 문서입니다:\n{lines}", f"Documents {verb_en} {name}:\n{lines}")
+        _renamed(ctx, hit)
+        + ctx.t(
+            f"{name}의 {verb_ko} 문서 {len(rows)}건입니다:\n{lines}",
+            f"Documents {verb_en} {name} ({len(rows)}):\n{lines}",
+        )
+        + ctx.t(
+            "\n조회 권한 밖의 문서는 이 목록에 나오지 않습니다.",
+            "\nDocuments outside your access are not listed.",
+        )
     )
 
 
@@ -158,6 +220,17 @@ def plan_impact(ctx: Ctx) -> Blocks:
     """Documents affected when a regulation changes."""
     return _graph_rows(
         ctx, "impact_of_change", "dependents", "개정 시 영향을 받는 하위", "affected by a change to"
+    )
+
+
+def plan_derived(ctx: Ctx) -> Blocks:
+    """The documents that derive from a regulation (its descendants in the link graph)."""
+    return _graph_rows(
+        ctx,
+        "impact_of_change",
+        "dependents",
+        "하위(이 규정을 근거로 한)",
+        "that derive from",
     )
 
 
@@ -187,7 +260,8 @@ def plan_pending_status(ctx: Ctx) -> Blocks:
         current = ctx.t(f"현재 시행 중인 것은 {now}입니다. ", f"The version in force is {now}. ")
     if not rows:
         return answer(
-            current
+            _renamed(ctx, hit)
+            + current
             + ctx.t(
                 f"{doc_no}에 진행 중인 개정안은 없습니다.",
                 f"There is no pending revision of {doc_no}.",
@@ -214,7 +288,14 @@ def plan_pending_status(ctx: Ctx) -> Blocks:
                     f"force ({p.get('summary') or ''}).",
                 )
             )
-    return answer(current + ctx.t("아니요, 아직입니다. ", "Not yet. ") + " ".join(parts))
+    if cue(ctx.turn.question, "took_effect"):
+        lead = ctx.t("아니요, 아직입니다. ", "Not yet. ")
+    else:
+        lead = ctx.t(
+            f"네, {doc_no}에 진행 중인 개정이 {len(rows)}건 있습니다: ",
+            f"Yes, {doc_no} has {len(rows)} revision(s) in progress: ",
+        )
+    return answer(_renamed(ctx, hit) + current + lead + " ".join(parts))
 
 
 def plan_revision_request(ctx: Ctx) -> Blocks:
@@ -265,3 +346,67 @@ def plan_revision_request(ctx: Ctx) -> Blocks:
             f"The revision request for {target} was filed (reason: {result.input.get('reason')}).",
         )
     )
+
+
+def plan_in_force_version(ctx: Ctx) -> Blocks:
+    """Which version of a regulation is in force (today or on a date), and what comes next."""
+    doc_no, hit, step = resolve_doc(ctx)
+    if step:
+        return step
+    if doc_no is None:
+        return _missing(ctx)
+    searched = ctx.turn.last("search_regulations")
+    today = str(((searched.data if searched else None) or {}).get("as_of") or "")
+    when = as_of(ctx) or today
+    result = ctx.turn.last("get_effective_version")
+    if result is None:
+        return call(
+            ctx, "get_effective_version", {"doc_no": doc_no, **({"as_of": when} if when else {})}
+        )
+    if result.failed or result.data is None:
+        return answer(failure(ctx, result))
+    version = result.data.get("version")
+    title = hit.get("title") if hit else None
+    name = f"{title}({doc_no})" if title else doc_no
+    day = str(result.data.get("as_of") or when)
+    if not version:
+        return answer(
+            ctx.t(
+                f"{day} 기준으로 시행 중인 {name}의 버전을 찾을 수 없습니다 "
+                "(조회 가능한 범위 기준).",
+                f"No version of {name} in force on {day} was found among what you can see.",
+            )
+        )
+    pending = ctx.turn.last("pending_revision")
+    if pending is None and ctx.has("pending_revision"):
+        return call(ctx, "pending_revision", {"doc_no": doc_no})
+    number, eff = version.get("version"), version.get("effective_from")
+    citation = cite(ctx, doc_no, number, eff)
+    text = _renamed(ctx, hit) + ctx.t(
+        f"{day} 기준 {name}의 시행 버전은 제{number}차입니다: {citation}.",
+        f"On {day} the version of {name} in force is version {number}: {citation}.",
+    )
+    if version.get("summary"):
+        text += ctx.t(
+            f" 개정 내용: {version.get('summary')}.", f" Summary: {version.get('summary')}."
+        )
+    text += date_note(ctx, version)
+    rows = []
+    if pending is not None and not pending.failed and pending.data is not None:
+        rows = [p for p in pending.data.get("pending") or [] if p.get("doc_no", doc_no) == doc_no]
+    for p in rows:
+        if p.get("status") == "APPROVED" and str(p.get("effective_from")) > day:
+            text += ctx.t(
+                f" 제{p.get('version')}차는 승인되었지만 {p.get('effective_from')}부터 시행 "
+                f"예정이라 아직 효력이 없습니다 ({p.get('summary') or ''}).",
+                f" Version {p.get('version')} is approved but only takes effect on "
+                f"{p.get('effective_from')}, so it is not in force yet ({p.get('summary') or ''}).",
+            )
+        elif p.get("status") != "APPROVED":
+            text += ctx.t(
+                f" 제{p.get('version')}차 개정안({p.get('status')})은 승인되지 않아 "
+                "효력이 없습니다.",
+                f" Version {p.get('version')} is a {p.get('status')} that is not approved and "
+                "has no effect.",
+            )
+    return answer(text)

@@ -17,6 +17,7 @@ from embedded.model.compose import (
     not_found,
     rows_of,
 )
+from embedded.model.intents import cue
 from embedded.model.lexicon import LEAVE_TYPES
 from embedded.model.plans_rules import first_search, primary_search, topic_hits, topic_label
 
@@ -116,7 +117,8 @@ def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
         [
             ctx.t(
                 f"{kind} 사용 현황입니다 (조회 권한 범위 안의 {len(totals)}명, 부서 {scope}).",
-                f"{kind} usage visible to you ({len(totals)} employees, departments {scope}).",
+                f"{kind} usage visible to you ({len(totals)} employee"
+                f"{'' if len(totals) == 1 else 's'}, department(s) {scope}).",
             ),
             "",
             *lines,
@@ -175,13 +177,6 @@ def plan_remaining(ctx: Ctx) -> Blocks:
                 "so I cannot confirm what is left.",
             )
         )
-    lines = [
-        ctx.t(
-            f"{emp}: {granted}일 − {used}일 = {granted - used}일",
-            f"{emp}: {granted} − {used} = {granted - used} days",
-        )
-        for emp, used in totals.items()
-    ]
     if len(totals) == 1:
         used = next(iter(totals.values()))
         return answer(
@@ -193,13 +188,34 @@ def plan_remaining(ctx: Ctx) -> Blocks:
                 f"have used {used}, so {granted} − {used} = {granted - used}.",
             )
         )
-    return answer(
-        ctx.t(
-            f"{citation} 기준 ({granted}일) 사번별 잔여 일수:\n",
-            f"Days left per employee under {citation} ({granted} days):\n",
-        )
-        + "\n".join(lines)
+    header = ctx.t(
+        "| 사번 | 부여 | 사용 | 잔여 (계산) |",
+        "| Employee no. | Granted | Used | Left (arithmetic) |",
     )
+    rows_md = [header, "|---|---:|---:|---|"] + [
+        ctx.t(
+            f"| {emp} | {granted}일 | {used}일 | {granted}일 − {used}일 = {granted - used}일 |",
+            f"| {emp} | {granted} | {used} | {granted} − {used} = {granted - used} days |",
+        )
+        for emp, used in list(totals.items())[:_MAX_ROWS]
+    ]
+    if cue(ctx.turn.question, "self") and not ctx.ents.emp_nos:
+        lead = ctx.t(
+            f"조회 권한 범위의 기록에 {len(totals)}명의 직원이 포함되어 있어, 이 중 어느 것이 "
+            "질문하신 분의 기록인지 사번 없이는 알 수 없습니다. 본인 것을 확인하려면 사번을 "
+            f"넣어 다시 물어봐 주세요 (예: '사번 ○○○○ 육아휴직 잔여 일수'). {citation}의 "
+            f"부여 일수 {granted}일 기준으로 보이는 기록별 잔여 일수는 다음과 같습니다:\n\n",
+            f"The records visible to you cover {len(totals)} employees, and without an employee "
+            "number I cannot tell which one is yours. Ask again with your employee number to get "
+            f"only your own. Under {citation} ({granted} days), the days left per visible "
+            "record are:\n\n",
+        )
+    else:
+        lead = ctx.t(
+            f"{citation} 기준 ({granted}일) 사번별 잔여 일수:\n\n",
+            f"Days left per employee under {citation} ({granted} days):\n\n",
+        )
+    return answer(lead + "\n".join(rows_md))
 
 
 def plan_national_id(ctx: Ctx) -> Blocks:

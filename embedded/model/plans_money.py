@@ -11,12 +11,15 @@ from embedded.model.compose import (
     answer,
     call,
     cite,
+    date_note,
     failure,
     hits_of,
     not_found,
     rows_of,
 )
 from embedded.model.entities import AMOUNT, korean_amount
+from embedded.model.intents import cue
+from embedded.model.lexicon import EN_TO_KO
 from embedded.model.plans_hr import table
 
 _CLAUSE = re.compile(r"[^\n.;·①②③④⑤⑥⑦⑧⑨⑩]+")
@@ -126,6 +129,57 @@ def _cap_for(hits: list[dict[str, Any]], region: str) -> tuple[int, str, dict[st
     return general
 
 
+def _about_claims(ctx: Ctx) -> bool:
+    """True when the question is about the caller's own claims, not the rule itself."""
+    q = ctx.turn.question
+    return cue(q, "self") or cue(q, "comply") or cue(q, "own_claim")
+
+
+def _english_name(ctx: Ctx, korean: str) -> str:
+    """'Seoul (서울)' when the question named the place in English, else the Korean word."""
+    lowered = ctx.turn.question.lower()
+    english = next((en for en, ko in EN_TO_KO.items() if ko == korean and en in lowered), None)
+    return f"{english.title()} ({korean})" if english else korean
+
+
+def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
+    """Answer the lodging cap from the guideline alone (no claims looked up)."""
+    if not hits:
+        return answer(not_found(ctx, ctx.t("숙박비 상한 규정", "lodging cap")))
+    texts = " ".join(str(h.get("text")) for h in hits)
+    regions = [w for w in ctx.ents.keywords if w in texts and w not in ("숙박", "숙박비", "출장")]
+    found = None
+    for region in regions:
+        found = _cap_for(hits, region)
+        if found and region in found[1]:
+            break
+    if found is None:
+        found = _cap_for(hits, "")
+    if found is None:
+        return answer(not_found(ctx, ctx.t("숙박비 상한 금액", "lodging cap amount")))
+    cap, clause, hit = found
+    citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
+    where = next((r for r in regions if r in clause), "")
+    article = str(hit.get("article_no") or "")
+    lead = ctx.t(
+        f"{where + ' ' if where else ''}출장 숙박비 상한은 1박당 {cap:,}원입니다.",
+        f"The lodging cap{' for ' + _english_name(ctx, where) if where else ''} is "
+        f"{cap:,} won per night.",
+    )
+    return answer(
+        lead
+        + ctx.t(
+            f' 근거: {hit.get("title")} {citation} {article} "{clause}". '
+            "숙박한 일수만큼 지급되므로 상한 총액은 1박 상한 × 박수입니다 "
+            f"(예: 2박이면 {cap:,}원 × 2 = {cap * 2:,}원).",
+            f' Source: {hit.get("title")} {citation} {article} "{clause}". '
+            "It is paid per night stayed, so the total cap is the nightly cap × nights "
+            f"(e.g. 2 nights: {cap:,} × 2 = {cap * 2:,} won).",
+        )
+        + date_note(ctx, hit)
+    )
+
+
 def plan_expense(ctx: Ctx) -> Blocks:
     """Check the caller's lodging claims against the lodging cap (arithmetic shown)."""
     step = _search_first(ctx, "출장 숙박비 상한 " + " ".join(ctx.ents.keywords))
@@ -135,16 +189,18 @@ def plan_expense(ctx: Ctx) -> Blocks:
     assert search is not None
     if search.failed:
         return answer(failure(ctx, search))
-    result = ctx.turn.last("query_hr")
-    if result is None:
-        return call(ctx, "query_hr", {"question_sql": _EXPENSE_SQL})
-    if result.failed:
-        return answer(failure(ctx, result))
     hits = [
         h
         for h in hits_of(search)
         if "숙박" in str(h.get("text")) and amounts_in(str(h.get("text")))
     ]
+    if not _about_claims(ctx):
+        return _rule_cap(ctx, hits)
+    result = ctx.turn.last("query_hr")
+    if result is None:
+        return call(ctx, "query_hr", {"question_sql": _EXPENSE_SQL})
+    if result.failed:
+        return answer(failure(ctx, result))
     if not hits:
         return answer(not_found(ctx, ctx.t("숙박비 상한 규정", "lodging cap")))
     columns, rows = rows_of(result)
