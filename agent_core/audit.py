@@ -12,9 +12,17 @@ import datetime as dt
 import hashlib
 import json
 import os
+import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+from agent_core.paths import user_data_dir
+
+if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+    import msvcrt
+else:
+    import fcntl
 
 GENESIS = "0" * 64
 """``prev`` of the first record."""
@@ -23,27 +31,13 @@ _locks: dict[str, threading.Lock] = {}
 _locks_guard = threading.Lock()
 
 
-def default_data_dir() -> Path:
-    """Where RegDesk keeps local data: ``$REGDESK_DATA_DIR`` or ``~/.local/share/regdesk``.
-
-    Returns:
-        The directory (not created).
-    """
-    env = os.environ.get("REGDESK_DATA_DIR")
-    if env:
-        return Path(env)
-    xdg = os.environ.get("XDG_DATA_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".local" / "share"
-    return base / "regdesk"
-
-
 def default_audit_path() -> Path:
     """Default location of the local audit log.
 
     Returns:
         ``<data dir>/audit.jsonl``.
     """
-    return default_data_dir() / "audit.jsonl"
+    return user_data_dir() / "audit.jsonl"
 
 
 def _lock_for(path: Path) -> threading.Lock:
@@ -61,23 +55,45 @@ def _record_hash(record: dict[str, Any]) -> str:
     return hashlib.sha256(_canonical(body).encode("utf-8")).hexdigest()
 
 
-def _last_line_hash(path: Path) -> str:
-    if not path.exists() or path.stat().st_size == 0:
+def _last_line_hash(fh: IO[bytes]) -> str:
+    fh.seek(0, os.SEEK_END)
+    size = fh.tell()
+    if size == 0:
         return GENESIS
-    with path.open("rb") as fh:
-        fh.seek(0, os.SEEK_END)
-        size = fh.tell()
-        block = min(size, 65536)
+    block = min(size, 65536)
+    while True:
+        fh.seek(size - block)
+        data = fh.read(block)
+        lines = data.rstrip(b"\n").split(b"\n")
+        if len(lines) > 1 or block == size:
+            try:
+                return str(json.loads(lines[-1]).get("hash", GENESIS))
+            except ValueError:
+                return hashlib.sha256(lines[-1]).hexdigest()
+        block = min(size, block * 2)
+
+
+def _lock_file(fh: IO[bytes]) -> None:
+    """Take an exclusive lock on the whole file, waiting for other processes."""
+    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+        # msvcrt locks a byte range; byte 0 serves as the file's mutex. LK_LOCK
+        # retries for ~10 s, so loop until it is ours.
+        fh.seek(0)
         while True:
-            fh.seek(size - block)
-            data = fh.read(block)
-            lines = data.rstrip(b"\n").split(b"\n")
-            if len(lines) > 1 or block == size:
-                try:
-                    return str(json.loads(lines[-1]).get("hash", GENESIS))
-                except ValueError:
-                    return hashlib.sha256(lines[-1]).hexdigest()
-            block = min(size, block * 2)
+            try:
+                msvcrt.locking(fh.fileno(), msvcrt.LK_LOCK, 1)
+                return
+            except OSError:
+                continue
+    fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+
+
+def _unlock_file(fh: IO[bytes]) -> None:
+    if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
+        fh.seek(0)
+        msvcrt.locking(fh.fileno(), msvcrt.LK_UNLCK, 1)
+        return
+    fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
 
 
 class AuditLog:
@@ -100,15 +116,22 @@ class AuditLog:
         Returns:
             The record as written.
         """
-        with _lock_for(self.path):
-            prev = _last_line_hash(self.path)
-            full = json.loads(
-                _canonical({"ts": dt.datetime.now(dt.UTC).isoformat(), **record, "prev": prev})
-            )
-            full["hash"] = _record_hash(full)
-            line = _canonical(full)
-            with self.path.open("ab") as fh:
-                fh.write(line.encode("utf-8") + b"\n")
+        # The thread lock orders this process's writers; the file lock orders
+        # other processes (GUI, CLI and MCP server may share one log). Reading
+        # the last hash and appending happen under both, on one descriptor.
+        with _lock_for(self.path), self.path.open("a+b") as fh:
+            _lock_file(fh)
+            try:
+                prev = _last_line_hash(fh)
+                full = json.loads(
+                    _canonical({"ts": dt.datetime.now(dt.UTC).isoformat(), **record, "prev": prev})
+                )
+                full["hash"] = _record_hash(full)
+                fh.seek(0, os.SEEK_END)
+                fh.write(_canonical(full).encode("utf-8") + b"\n")
+                fh.flush()
+            finally:
+                _unlock_file(fh)
             return full
 
     def records(self) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent_core.config import Endpoints, endpoints_from_env
+from agent_core.paths import user_data_dir
 
 if TYPE_CHECKING:
     from embedded.launcher import EmbeddedServices
@@ -33,20 +34,6 @@ def app_version() -> str:
         return metadata.version("regdesk")
     except metadata.PackageNotFoundError:
         return "0.1.0+source"
-
-
-def user_data_dir() -> Path:
-    """Writable state: ``REGDESK_DATA_DIR``, else the platform's user data dir."""
-    configured = os.environ.get("REGDESK_DATA_DIR")
-    if configured:
-        return Path(configured)
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA", Path.home() / "AppData" / "Roaming"))
-        return base / "RegDesk"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "RegDesk"
-    xdg = os.environ.get("XDG_DATA_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "regdesk"
 
 
 class EmbeddedProvider:
