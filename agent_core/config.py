@@ -24,7 +24,7 @@ class Endpoints:
     """Base URL of the Ontul platform, e.g. ``http://127.0.0.1:8765``."""
     model_base_url: str | None
     """Messages endpoint base URL; None means Anthropic's default (Claude)."""
-    api_key: str
+    api_key: str = field(repr=False)
     """API key for the model endpoint (any non-empty string for the offline model)."""
     model: str
     """Model name sent with every request."""

@@ -157,3 +157,13 @@ def test_runtime_write_needs_approval_and_denial_writes_nothing(tmp_path: Any) -
     records = audit.records()
     assert [r["approved"] for r in records] == [False, True]
     assert verify_audit_log(audit.path) == (True, None)
+
+
+def test_endpoints_repr_hides_the_api_key() -> None:
+    from agent_core.config import Endpoints
+
+    secret = "sk-ant-secret-0123456789"
+    endpoints = Endpoints("http://127.0.0.1:1", None, secret, "claude-x")
+    assert endpoints.api_key == secret
+    assert secret not in repr(endpoints) and secret not in str(endpoints)
+    assert "claude-x" in repr(endpoints)
