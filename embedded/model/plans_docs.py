@@ -295,7 +295,7 @@ def plan_pending_status(ctx: Ctx) -> Blocks:
             f"네, {doc_no}에 진행 중인 개정이 {len(rows)}건 있습니다: ",
             f"Yes, {doc_no} has {len(rows)} revision(s) in progress: ",
         )
-    return answer(_renamed(ctx, hit) + current + lead + " ".join(parts))
+    return answer(_renamed(ctx, hit) + lead + " ".join(parts) + (" " + current if current else ""))
 
 
 def plan_revision_request(ctx: Ctx) -> Blocks:
