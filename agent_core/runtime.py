@@ -192,6 +192,19 @@ class ToolRuntime:
             )
             yield asked
             answer = approver(asked)
+            # Audited now, not when the call finishes: a turn cancelled after
+            # the decision must still leave the decision on record.
+            self._audit(
+                {
+                    "event": "approval",
+                    "call_id": request.call_id,
+                    "tool": request.tool,
+                    "arguments": request.arguments,
+                    "idempotency_key": key,
+                    "approved": answer.approved,
+                    "reason": answer.reason,
+                }
+            )
             yield ApprovalResolved(request.call_id, answer.approved, answer.reason)
             extra = {"idempotency_key": key, "approved": answer.approved, "reason": answer.reason}
             if not answer.approved:

@@ -155,7 +155,12 @@ def test_runtime_write_needs_approval_and_denial_writes_nothing(tmp_path: Any) -
                      lambda _: ApprovalDecision(True, "ok")))  # fmt: skip
     assert calls == [args]
     records = audit.records()
-    assert [r["approved"] for r in records] == [False, True]
+    assert [(r["event"], r["approved"]) for r in records] == [
+        ("approval", False),
+        ("tool_call", False),
+        ("approval", True),
+        ("tool_call", True),
+    ]
     assert verify_audit_log(audit.path) == (True, None)
 
 
@@ -167,3 +172,31 @@ def test_endpoints_repr_hides_the_api_key() -> None:
     assert endpoints.api_key == secret
     assert secret not in repr(endpoints) and secret not in str(endpoints)
     assert "claude-x" in repr(endpoints)
+
+
+def test_approval_is_audited_even_when_the_turn_stops_right_after_it(tmp_path: Any) -> None:
+    from agent_core.audit import AuditLog, verify_audit_log
+    from agent_core.events import ApprovalResolved
+
+    calls: list[dict[str, Any]] = []
+    audit = AuditLog(tmp_path / "audit.jsonl")
+    runtime = ToolRuntime(_fake_tools(calls), "hong", audit=audit, turn_id="t9")
+    args = {"doc_no": "HR-REG-003", "version": 3, "reason": "r"}
+    events = runtime.run(
+        ToolRequest("c1", "request_regulation_revision", args),
+        lambda _: ApprovalDecision(True, "go ahead"),
+    )
+    for event in events:
+        if isinstance(event, ApprovalResolved):
+            break  # the consumer cancels here: the call never finishes
+    events.close()
+    assert calls == []
+    records = audit.records()
+    assert len(records) == 1
+    record = records[0]
+    assert record["event"] == "approval" and record["approved"] is True
+    assert record["persona"] == "hong" and record["turn_id"] == "t9"
+    assert record["tool"] == "request_regulation_revision" and record["arguments"] == args
+    assert record["idempotency_key"] == idempotency_key("hong", "HR-REG-003", 3)
+    assert record["reason"] == "go ahead"
+    assert verify_audit_log(audit.path) == (True, None)
