@@ -20,8 +20,8 @@ from urllib.parse import quote
 
 import requests
 from requests.adapters import HTTPAdapter
-from urllib3.connection import HTTPConnection
-from urllib3.connectionpool import HTTPConnectionPool
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
 from agent_core.errors import (
     PlatformAuthError,
@@ -96,7 +96,17 @@ def normalise_dates(
 class _TrackedConnection(HTTPConnection):
     """An HTTP connection that registers its socket so ``abort()`` can end it."""
 
-    registry: weakref.WeakSet[_TrackedConnection]
+    registry: weakref.WeakSet[HTTPConnection]
+
+    def connect(self) -> None:
+        super().connect()
+        self.registry.add(self)
+
+
+class _TrackedHTTPSConnection(HTTPSConnection):
+    """The TLS twin of ``_TrackedConnection`` (its ``sock`` is the TLS socket)."""
+
+    registry: weakref.WeakSet[HTTPConnection]
 
     def connect(self) -> None:
         super().connect()
@@ -107,17 +117,20 @@ class _AbortableAdapter(HTTPAdapter):
     """Transport adapter whose open sockets can be shut down from another thread."""
 
     def __init__(self) -> None:
-        self.connections: weakref.WeakSet[_TrackedConnection] = weakref.WeakSet()
+        self.connections: weakref.WeakSet[HTTPConnection] = weakref.WeakSet()
         super().__init__(pool_connections=2, pool_maxsize=4, max_retries=0)
 
     def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
         super().init_poolmanager(*args, **kwargs)
         registry = self.connections
-        conn_cls = type("Conn", (_TrackedConnection,), {"registry": registry})
-        pool_cls = type("Pool", (HTTPConnectionPool,), {"ConnectionCls": conn_cls})
+        http_conn = type("Conn", (_TrackedConnection,), {"registry": registry})
+        https_conn = type("TLSConn", (_TrackedHTTPSConnection,), {"registry": registry})
+        http_pool = type("Pool", (HTTPConnectionPool,), {"ConnectionCls": http_conn})
+        https_pool = type("TLSPool", (HTTPSConnectionPool,), {"ConnectionCls": https_conn})
         self.poolmanager.pool_classes_by_scheme = {
             **self.poolmanager.pool_classes_by_scheme,
-            "http": pool_cls,
+            "http": http_pool,
+            "https": https_pool,
         }
 
     def abort(self) -> None:
@@ -166,6 +179,7 @@ class PlatformClient:
         self._session = requests.Session()
         self._adapter = _AbortableAdapter()
         self._session.mount("http://", self._adapter)
+        self._session.mount("https://", self._adapter)
         self._lock = threading.Lock()
         self._access: str | None = None
         self._refresh: str | None = None

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import ipaddress
 import json
+import ssl
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
@@ -19,6 +22,7 @@ from agent_core.platform_client import PlatformClient
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from pathlib import Path
 
 
 class Script:
@@ -35,7 +39,7 @@ class Script:
         self.stall = False
 
 
-def _server(script: Script) -> ThreadingHTTPServer:
+def _server(script: Script, tls: ssl.SSLContext | None = None) -> ThreadingHTTPServer:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args: Any) -> None:
             pass
@@ -75,6 +79,8 @@ def _server(script: Script) -> ThreadingHTTPServer:
             return self._send(200, script.body)
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True).start()
     return server
@@ -86,6 +92,58 @@ def fake() -> Iterator[tuple[Script, str]]:
     server = _server(script)
     try:
         yield script, f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        script.release.set()
+        server.shutdown()
+        server.server_close()
+
+
+def _self_signed(directory: Path) -> tuple[Path, Path]:
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = dt.datetime.now(dt.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(now + dt.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = directory / "cert.pem", directory / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert_path, key_path
+
+
+@pytest.fixture
+def fake_tls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Script, str]]:
+    cert, key = _self_signed(tmp_path)
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(cert))  # the client trusts this cert only
+    script = Script()
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server = _server(script, context)
+    try:
+        yield script, f"https://127.0.0.1:{server.server_address[1]}"
     finally:
         script.release.set()
         server.shutdown()
@@ -189,8 +247,7 @@ def test_unreachable_platform_is_a_network_error() -> None:
         PlatformClient(f"http://127.0.0.1:{port}", "hong", "pw", timeout=1).login()
 
 
-def test_abort_ends_a_blocked_call_from_another_thread(fake: tuple[Script, str]) -> None:
-    script, url = fake
+def _abort_blocked_call(script: Script, url: str) -> None:
     client = PlatformClient(url, "hong", "pw", timeout=30)
     client.login()
     script.stall = True
@@ -211,3 +268,26 @@ def test_abort_ends_a_blocked_call_from_another_thread(fake: tuple[Script, str])
     worker.join(5)
     assert not worker.is_alive()
     assert errors and isinstance(errors[0], PlatformNetworkError)
+
+
+def test_abort_ends_a_blocked_call_from_another_thread(fake: tuple[Script, str]) -> None:
+    _abort_blocked_call(*fake)
+
+
+def test_abort_ends_a_blocked_call_over_https(fake_tls: tuple[Script, str]) -> None:
+    script, url = fake_tls
+    client = PlatformClient(url, "hong", "pw", timeout=30)
+    assert client.login()["accessToken"] == "a1"  # TLS works end to end
+    _abort_blocked_call(script, url)
+
+
+@pytest.mark.parametrize("scheme", ["http://", "https://"])
+def test_both_schemes_use_the_abortable_adapter(scheme: str) -> None:
+    from agent_core.platform_client import _AbortableAdapter
+
+    client = PlatformClient("https://platform.example", "hong", "pw")
+    adapter = client._session.get_adapter(scheme + "platform.example/x")
+    assert isinstance(adapter, _AbortableAdapter)
+    pool_cls = adapter.poolmanager.pool_classes_by_scheme[scheme.rstrip(":/")]
+    conn_cls = pool_cls.ConnectionCls
+    assert getattr(conn_cls, "registry", None) is adapter.connections
