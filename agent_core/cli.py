@@ -40,6 +40,15 @@ if TYPE_CHECKING:
     from agent_core.approval import Approver
     from agent_core.config import Endpoints
 
+CANCEL_JOIN_S = 5.0
+"""How long ``compare`` waits for its cancelled workers after Ctrl+C, in seconds."""
+
+PASSWORD_HELP = (
+    "login password; prefer the REGDESK_PASSWORD environment variable, since a "
+    "command-line argument is visible to other users in the process list "
+    "(default: the demo organisation's password of the persona)"
+)
+
 
 def _terminal_approver(request: ApprovalRequested) -> ApprovalDecision:
     """Ask on the terminal; deny when nobody can answer (stdin is not a TTY)."""
@@ -112,8 +121,10 @@ def _run(
     question: str,
     approver: Approver,
     on_event: Callable[[AgentEvent], None] | None = None,
+    cancel: CancelToken | None = None,
 ) -> dict[str, Any]:
     started = time.perf_counter()
+    cancel = cancel if cancel is not None else CancelToken()
     events: list[AgentEvent] = []
     try:
         session = PersonaSession.login(endpoints, persona, password)
@@ -127,7 +138,7 @@ def _run(
             on_event(failure)
         return _turn_record(persona, question, events, endpoints.model_label, 0.0)
     try:
-        for event in session.run_turn(question, approver=approver, cancel=CancelToken()):
+        for event in session.run_turn(question, approver=approver, cancel=cancel):
             events.append(event)
             if on_event:
                 on_event(event)
@@ -245,15 +256,32 @@ def _compare(args: argparse.Namespace, endpoints: Endpoints) -> int:
         print(f"regdesk: {exc.args[0]}", file=sys.stderr)
         return 2
     records: dict[str, dict[str, Any]] = {}
+    tokens = {p: CancelToken() for p in personas}
 
     def work(persona: str) -> None:
-        records[persona] = _run(endpoints, persona, passwords[persona], question, _no_writes)
+        records[persona] = _run(
+            endpoints, persona, passwords[persona], question, _no_writes, cancel=tokens[persona]
+        )
 
-    threads = [threading.Thread(target=work, args=(p,), name=f"compare-{p}") for p in personas]
+    # Daemon threads: a worker stuck where no token reaches (a login that has
+    # not returned yet) must not keep the process alive after Ctrl+C.
+    threads = [
+        threading.Thread(target=work, args=(p,), name=f"compare-{p}", daemon=True) for p in personas
+    ]
     for t in threads:
         t.start()
-    for t in threads:
-        t.join()
+    try:
+        for t in threads:
+            # Short joins in a loop so Ctrl+C is seen promptly on every platform.
+            while t.is_alive():
+                t.join(0.2)
+    except KeyboardInterrupt:
+        for token in tokens.values():
+            token.cancel()
+        for t in threads:
+            t.join(CANCEL_JOIN_S)
+        print("regdesk: interrupted", file=sys.stderr)
+        return 130
     ordered = [records[p] for p in personas]
     if args.json:
         print(json.dumps(ordered, ensure_ascii=False, default=str))
@@ -315,12 +343,12 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--approve", action="store_true", help="approve writes in advance")
     group.add_argument("--deny", action="store_true", help="deny writes in advance")
     ask.add_argument("--json", action="store_true")
-    ask.add_argument("--password")
+    ask.add_argument("--password", help=PASSWORD_HELP)
     ask.add_argument("question", nargs="+")
     compare = sub.add_parser("compare", help="ask the same question as several personas at once")
     compare.add_argument("--as", dest="personas", action="append", required=True)
     compare.add_argument("--json", action="store_true")
-    compare.add_argument("--password")
+    compare.add_argument("--password", help=PASSWORD_HELP)
     compare.add_argument("question", nargs="+")
     scen = sub.add_parser("scenarios", help="run scenario suites")
     scen.add_argument("--json", metavar="OUT")

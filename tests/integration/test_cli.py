@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import signal
+import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+import pytest
 
 from agent_core import cli
 
 if TYPE_CHECKING:
     from collections.abc import Callable
-
-    import pytest
 
     from tests.integration.conftest import Stack
 
@@ -102,3 +105,72 @@ def test_scenarios_command_prints_one_line_per_case_and_a_summary(
     assert code == (0 if passed == cases else 1)
     report = json.loads(out_file.read_text(encoding="utf-8"))
     assert report["passed"] == passed and len(report["cases"]) == cases
+
+
+class _StallingModel:
+    """A model endpoint that accepts requests and never answers until closed."""
+
+    def __init__(self) -> None:
+        import http.server
+
+        self.arrived = threading.Semaphore(0)
+        self.release = threading.Event()
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                outer.arrived.release()
+                outer.release.wait(30)
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
+
+    def close(self) -> None:
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_compare_ctrl_c_cancels_every_persona_and_exits_130(
+    stack: Stack, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model = _StallingModel()
+    endpoints = dataclasses.replace(stack.endpoints, model_base_url=model.url)
+    result: list[int] = []
+
+    def ctrl_c_once_both_wait() -> None:
+        for _ in range(2):  # both personas are blocked on the model
+            model.arrived.acquire()
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+
+    interrupter = threading.Thread(target=ctrl_c_once_both_wait, daemon=True)
+    interrupter.start()
+    try:
+        result.append(cli.main(["compare", "--as", "hong", "--as", "cho", "질문"], endpoints))
+    except KeyboardInterrupt:
+        pytest.fail("Ctrl+C escaped regdesk compare")
+    finally:
+        interrupter.join(5)
+        workers = [
+            t for t in threading.enumerate() if t.name.startswith("compare-") and t.is_alive()
+        ]
+        model.close()
+    assert result == [130]
+    assert workers == []  # the cancel tokens ended the blocked model calls
+    assert "interrupted" in capsys.readouterr().err
+
+
+def test_password_help_prefers_the_environment_variable(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for command in ("ask", "compare"):
+        with pytest.raises(SystemExit):
+            cli.build_parser().parse_args([command, "--help"])
+        out = " ".join(capsys.readouterr().out.split())
+        assert "REGDESK_PASSWORD" in out and "process list" in out
