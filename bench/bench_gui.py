@@ -365,7 +365,7 @@ def main() -> int:
         "the machine shows up as outliers",
     }
     print("stall", results["event_loop_stall"], flush=True)
-    runs = 2 if options.quick else 5
+    runs = 2 if options.quick else 7
     app_ms = cold_start("regdesk", runs)
     bare_ms = cold_start("bare", runs)
     results["cold_start"] = {
