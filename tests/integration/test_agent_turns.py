@@ -196,7 +196,12 @@ def test_cancel_mid_tool_call_ends_within_a_second(stack: Stack, no_thread_left:
         proxy.stop()
 
 
-def test_token_expiry_mid_turn_completes(make_stack: Callable[..., Stack]) -> None:
+def test_turn_completes_after_idle_expiry(make_stack: Callable[..., Stack]) -> None:
+    """The token expires while the session sits idle; the next turn re-authenticates.
+
+    Expiry in the middle of a turn is covered by
+    ``tests/integration/test_faults_platform.py``.
+    """
     stack = make_stack(token_ttl_s=1)
     session = _login(stack, "hong")
     # The thing under test is a clock-based expiry, so waiting out the TTL is the point.
