@@ -187,6 +187,7 @@ class PlatformClient:
         self.display_name: str | None = None
         self.call_count = 0
         """Number of HTTP requests made (for benchmarks)."""
+        self._today: dt.date | None = None
 
     # -- transport -------------------------------------------------------
 
@@ -322,6 +323,34 @@ class PlatformClient:
         self._raise_for(resp)
         return self._json(resp)
 
+    # -- the platform's date ----------------------------------------------
+
+    @property
+    def today_known(self) -> bool:
+        """True once a response has told the platform's date."""
+        return self._today is not None
+
+    def today(self) -> dt.date:
+        """The platform's today, else (before any response told it) the local date.
+
+        The embedded platform echoes the date it used as ``asOf`` in retriever and
+        link-traversal responses; the first one that is not an explicit ``as_of``
+        request is remembered. A real Ontul does not send it, so the local date
+        stands in there.
+
+        Returns:
+            The date.
+        """
+        return self._today if self._today is not None else dt.date.today()
+
+    def _learn_today(self, data: dict[str, Any]) -> None:
+        if self._today is not None:
+            return
+        try:
+            self._today = dt.date.fromisoformat(str(data.get("asOf"))[:10])
+        except ValueError:
+            pass
+
     # -- endpoints -------------------------------------------------------
 
     def execute_sql(self, sql: str) -> dict[str, Any]:
@@ -380,12 +409,16 @@ class PlatformClient:
             max_rows: Optional row cap.
 
         Returns:
-            ``{"columns": [names], "rows": [[..]], "rowCount"}``.
+            ``{"columns": [names], "rows": [[..]], "rowCount"}``, plus ``asOf`` (the
+            date the platform used) when the platform sends it.
         """
         body: dict[str, Any] = {"args": args}
         if max_rows is not None:
             body["maxRows"] = max_rows
-        return self._tabular_call(f"/api/v1/retrievers/{fqn}/invoke", body)
+        data = self._tabular_call(f"/api/v1/retrievers/{fqn}/invoke", body)
+        if not args.get("as_of"):  # an explicit as_of is echoed back, not the platform's today
+            self._learn_today(data)
+        return data
 
     def query_objects(
         self,
@@ -441,7 +474,9 @@ class PlatformClient:
         body: dict[str, Any] = {"sourceKey": source_key, "limit": limit, "maxDepth": max_depth}
         if select:
             body["select"] = select
-        return self._tabular_call(f"/api/v1/link-types/{fqn}/traverse", body)
+        data = self._tabular_call(f"/api/v1/link-types/{fqn}/traverse", body)
+        self._learn_today(data)
+        return data
 
     def invoke_action(
         self, fqn: str, args: dict[str, Any], idempotency_key: str | None = None

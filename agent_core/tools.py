@@ -222,14 +222,17 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
             call["as_of"] = as_of
         if args.get("dept"):
             call["dept"] = str(args["dept"])
-        rows = _records(client.invoke_retriever(SEARCH_RETRIEVER, call))
+        data = client.invoke_retriever(SEARCH_RETRIEVER, call)
+        rows = _records(data)
         hits = []
         for row in rows:
             row = {**row, "text": row.get("body", row.get("text"))}
             hit = _pick(row, HIT_KEYS)
             hit["date_mismatch"] = bool(hit["date_mismatch"])
             hits.append(hit)
-        payload = {"as_of": as_of or dt.date.today().isoformat(), "hits": hits}
+        # Omitted as_of: the platform chose the date, and says which (asOf).
+        used = as_of or str(data.get("asOf") or "") or client.today().isoformat()
+        payload = {"as_of": used, "hits": hits}
         return ToolResult(_with_note(payload, not hits), len(hits))
 
     def versions_of(doc_no: str) -> list[dict[str, Any]]:
@@ -237,8 +240,10 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
 
     def get_effective_version(args: dict[str, Any]) -> ToolResult:
         doc_no = resolve_doc_no(args.get("doc_no"))
-        as_of = _iso_date(args.get("as_of"), "as_of") or dt.date.today().isoformat()
+        requested = _iso_date(args.get("as_of"), "as_of")
         versions = versions_of(doc_no)
+        # "Today" is the platform's (learned from its responses), not this machine's.
+        as_of = requested or client.today().isoformat()
         in_force = [v for v in versions if _in_force(v, as_of)]
         best = max(in_force, key=lambda v: int(v.get("version") or 0), default=None)
         chosen = None

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
     from agent_core.approval import Approver
     from agent_core.cancel import CancelToken
+    from agent_core.platform_client import PlatformClient
     from agent_core.session import PersonaSession
 
 SYSTEM_PROMPT_PATH = Path(__file__).resolve().parent.parent / "resources" / "prompts" / "system.md"
@@ -112,6 +113,21 @@ def _history_messages(history: list[tuple[str, str]] | None) -> list[dict[str, A
     return messages
 
 
+def today_line(client: PlatformClient) -> str:
+    """The system prompt's date line: the platform's today when known.
+
+    Args:
+        client: The session's platform client.
+
+    Returns:
+        ``Today is YYYY-MM-DD.``, marked ``(local clock)`` until a platform
+        response has told its date.
+    """
+    if client.today_known:
+        return f"Today is {client.today().isoformat()}."
+    return f"Today is {time.strftime('%Y-%m-%d')} (local clock)."
+
+
 def run_turn(
     session: PersonaSession,
     question: str,
@@ -157,7 +173,7 @@ def _loop(
     deadline = time.monotonic() + limits.turn_deadline_s
     runtime = ToolRuntime(session.tools, session.username, session.audit, turn_id)
     tool_defs = [t.to_anthropic() for t in session.tools.values()]
-    system = f"{session.system_prompt}\n\nToday is {time.strftime('%Y-%m-%d')}."
+    system = f"{session.system_prompt}\n\n{today_line(session.client)}"
     messages = [*_history_messages(history), {"role": "user", "content": question}]
     try:
         for _ in range(limits.max_iterations):

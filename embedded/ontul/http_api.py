@@ -445,9 +445,12 @@ class Handler(BaseHTTPRequestHandler):
     def _h_link(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
         body = TraverseBody.model_validate(self._body())
         user = self._user()
-        return 200, ontology.traverse_link(
+        result = ontology.traverse_link(
             self.api.ctx, user, fqn, body.sourceKey, body.select, body.limit, body.maxDepth
         )
+        # Echo the platform's date, so a client can reason about "in force today"
+        # with the platform's clock (ONTUL_TODAY), not its own.
+        return 200, {**result, "asOf": self.api.ctx.today.isoformat()}
 
     def _h_action(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
         body = ActionBody.model_validate(self._body())

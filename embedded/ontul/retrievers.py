@@ -97,7 +97,8 @@ def regulation_search(
         max_rows: Optional cap on returned rows.
 
     Returns:
-        ``{fqn, columns, rows, rowCount}``.
+        ``{fqn, columns, rows, rowCount, asOf}``; ``asOf`` is the date searched
+        (the ``as_of`` argument, else the platform's today).
     """
     q = _arg_str(args, "q", required=True) or ""
     k = _arg_int(args, "k", 5, 1, 100)
@@ -110,7 +111,13 @@ def regulation_search(
     relation = RELATIONS[SEARCH]
     columns = [c for c in relation.columns if c not in decision.denied_columns]
     if not ranked:
-        return {"fqn": SEARCH, "columns": [*columns, "score"], "rows": [], "rowCount": 0}
+        return {
+            "fqn": SEARCH,
+            "columns": [*columns, "score"],
+            "rows": [],
+            "rowCount": 0,
+            "asOf": as_of.isoformat(),
+        }
     marks = ", ".join("?" for _ in ranked)
     sql = (
         f"SELECT * FROM ({relation_select(relation, decision, ctx.today)}) AS hit "
@@ -126,6 +133,7 @@ def regulation_search(
         "columns": [c["name"] for c in names] + ["score"] if names else [*columns, "score"],
         "rows": out,
         "rowCount": len(out),
+        "asOf": as_of.isoformat(),
     }
 
 
@@ -198,14 +206,20 @@ def graph_retriever(
         max_rows: Optional cap on returned rows.
 
     Returns:
-        ``{fqn, columns, rows, rowCount}``.
+        ``{fqn, columns, rows, rowCount, asOf}``; ``asOf`` is the platform's today.
     """
     root = _arg_str(args, "doc_id", required=True) or ""
     decision = ctx.require(user, "data:SelectTable", fqn, json.dumps(args, ensure_ascii=False))
     rows = walk_graph(ctx, decision, root, upward=fqn == TRACE, max_depth=MAX_GRAPH_DEPTH)
     if max_rows is not None:
         rows = rows[:max_rows]
-    return {"fqn": fqn, "columns": GRAPH_COLUMNS, "rows": rows, "rowCount": len(rows)}
+    return {
+        "fqn": fqn,
+        "columns": GRAPH_COLUMNS,
+        "rows": rows,
+        "rowCount": len(rows),
+        "asOf": ctx.today.isoformat(),
+    }
 
 
 def invoke_retriever(

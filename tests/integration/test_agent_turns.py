@@ -351,3 +351,40 @@ def test_approved_twice_is_one_row_and_a_replay(
         )
     assert statuses == ["OK", "REPLAYED"]
     assert ledger("SELECT count(*) FROM revision_requests WHERE version = 3") == 1
+
+
+def test_tools_and_prompt_use_the_platforms_today_not_the_local_clock(
+    make_stack: Callable[..., Stack],
+) -> None:
+    import datetime as dt
+
+    from agent_core.turn import today_line
+
+    platform_day = dt.date.today() - dt.timedelta(days=365)  # the platform lives a year back
+    stack = make_stack(today=platform_day, model=False)
+    childcare = stack.truth["childcare"]
+    # On the local clock a newer version is in force; on the platform's, the current one.
+    assert childcare["next_effective"] <= dt.date.today().isoformat()
+    session = _login(stack, "hong")
+    try:
+        assert not session.client.today_known
+        assert today_line(session.client).endswith("(local clock).")
+
+        effective = session.tools["get_effective_version"].run({"doc_no": "HR-REG-003"})
+        assert effective.payload["as_of"] == platform_day.isoformat()
+        assert effective.payload["version"]["version"] == childcare["current_version"]
+        assert session.client.today() == platform_day
+        assert today_line(session.client) == f"Today is {platform_day.isoformat()}."
+
+        found = session.tools["search_regulations"].run({"question": "육아휴직 기간"})
+        assert found.payload["as_of"] == platform_day.isoformat()
+        versions = {h["version"] for h in found.payload["hits"] if h["doc_no"] == "HR-REG-003"}
+        assert versions == {childcare["current_version"]}
+
+        # An explicit as_of is echoed back but never mistaken for the platform's today.
+        past = childcare["superseded_effective_to"]
+        old = session.tools["search_regulations"].run({"question": "육아휴직 기간", "as_of": past})
+        assert old.payload["as_of"] == past
+        assert session.client.today() == platform_day
+    finally:
+        session.close()

@@ -291,3 +291,27 @@ def test_both_schemes_use_the_abortable_adapter(scheme: str) -> None:
     pool_cls = adapter.poolmanager.pool_classes_by_scheme[scheme.rstrip(":/")]
     conn_cls = pool_cls.ConnectionCls
     assert getattr(conn_cls, "registry", None) is adapter.connections
+
+
+def test_today_falls_back_to_the_local_date_when_the_platform_does_not_say(
+    fake: tuple[Script, str],
+) -> None:
+    _, url = fake
+    client = PlatformClient(url, "hong", "pw")
+    client.invoke_retriever("semantic.rag.regulation_search", {"q": "x"})
+    assert not client.today_known  # a real Ontul sends no asOf
+    assert client.today() == dt.date.today()
+
+
+def test_today_is_learned_from_asof_but_not_from_an_explicit_as_of(
+    fake: tuple[Script, str],
+) -> None:
+    script, url = fake
+    client = PlatformClient(url, "hong", "pw")
+    script.body = {"columns": [], "rows": [], "rowCount": 0, "asOf": "2020-02-02"}
+    client.invoke_retriever("semantic.rag.regulation_search", {"q": "x", "as_of": "2020-02-02"})
+    assert not client.today_known  # that was the requested date, not the platform's today
+    script.body = {"columns": [], "rows": [], "rowCount": 0, "asOf": "2025-06-01"}
+    data = client.invoke_retriever("semantic.rag.regulation_search", {"q": "x"})
+    assert data["asOf"] == "2025-06-01"
+    assert client.today() == dt.date(2025, 6, 1)
