@@ -14,12 +14,11 @@ from embedded.model.compose import (
     days_in,
     doc_hits,
     failure,
-    not_found,
     rows_of,
 )
 from embedded.model.intents import cue
 from embedded.model.lexicon import LEAVE_TYPES
-from embedded.model.plans_rules import first_search, primary_search, topic_hits, topic_label
+from embedded.model.plans_rules import searched_topic
 
 _MAX_ROWS = 20
 _EN_LEAVE = {"육아휴직": "Childcare leave", "연차": "Annual leave"}
@@ -140,15 +139,9 @@ def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
 
 def plan_remaining(ctx: Ctx) -> Blocks:
     """Days left = days the rule in force grants − days used (arithmetic shown)."""
-    step = first_search(ctx)
-    if step:
-        return step
-    search = primary_search(ctx) or ctx.turn.all("search_regulations")[0]
-    if search.failed:
-        return answer(failure(ctx, search))
-    hits = topic_hits(ctx)
-    if not hits:
-        return answer(not_found(ctx, topic_label(ctx)))
+    blocks, hits = searched_topic(ctx)
+    if blocks:
+        return blocks
     top = hits[0]
     doc_no = str(top.get("doc_no"))
     granted = days_in(

@@ -101,6 +101,26 @@ def topic_label(ctx: Ctx) -> str:
     return ctx.ents.title or (ctx.ents.keywords[0] if ctx.ents.keywords else ctx.turn.question)
 
 
+def searched_topic(ctx: Ctx) -> tuple[Blocks | None, list[dict[str, Any]]]:
+    """Search first, then return the question's hits, best first.
+
+    Returns:
+        ``(blocks, [])`` when the plan must emit ``blocks`` now (the search to
+        make, a failure, or "not found"); otherwise ``(None, hits)`` with at
+        least one hit.
+    """
+    step = first_search(ctx)
+    if step:
+        return step, []
+    search = primary_search(ctx) or ctx.turn.all("search_regulations")[0]
+    if search.failed:
+        return answer(failure(ctx, search)), []
+    hits = topic_hits(ctx)
+    if not hits:
+        return answer(not_found(ctx, topic_label(ctx))), []
+    return None, hits
+
+
 def _upcoming(
     ctx: Ctx, doc_no: str, today: str
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -132,15 +152,9 @@ def _future_days(
 
 def plan_rule_days(ctx: Ctx) -> Blocks:
     """How many days a rule grants (now, on a past date, and what is about to change)."""
-    step = first_search(ctx)
-    if step:
-        return step
-    search = primary_search(ctx) or ctx.turn.all("search_regulations")[0]
-    if search.failed:
-        return answer(failure(ctx, search))
-    hits = topic_hits(ctx)
-    if not hits:
-        return answer(not_found(ctx, topic_label(ctx)))
+    blocks, hits = searched_topic(ctx)
+    if blocks:
+        return blocks
     top = hits[0]
     doc_no = str(top.get("doc_no"))
     texts = " ".join(str(h.get("text")) for h in doc_hits(hits, doc_no))
@@ -166,6 +180,7 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
         )
     if ctx.turn.last("pending_revision") is None and ctx.has("pending_revision"):
         return call(ctx, "pending_revision", {"doc_no": doc_no})
+    search = primary_search(ctx) or ctx.turn.all("search_regulations")[0]
     today = str((search.data or {}).get("as_of") or "")
     approved, drafts = _upcoming(ctx, doc_no, today)
     label = topic_label(ctx)
@@ -200,15 +215,9 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
 
 def plan_effective_date(ctx: Ctx) -> Blocks:
     """When a regulation took effect, disclosing a stated/approved date mismatch."""
-    step = first_search(ctx)
-    if step:
-        return step
-    search = primary_search(ctx) or ctx.turn.all("search_regulations")[0]
-    if search.failed:
-        return answer(failure(ctx, search))
-    hits = topic_hits(ctx)
-    if not hits:
-        return answer(not_found(ctx, topic_label(ctx)))
+    blocks, hits = searched_topic(ctx)
+    if blocks:
+        return blocks
     top = hits[0]
     citation = cite(ctx, str(top.get("doc_no")), top.get("version"), top.get("effective_from"))
     return answer(
