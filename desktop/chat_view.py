@@ -138,7 +138,11 @@ class ChatDelegate(QStyledItemDelegate):
 
     def _new_document(self, index: ModelIndex) -> QTextDocument:
         document = QTextDocument()
-        style = "a { color: #1a73e8; text-decoration: none; font-weight: 600; }"
+        style = (
+            "a { color: #1a73e8; text-decoration: none; font-weight: 600; }"
+            " table { border-color: #8a8a8a; border-style: solid; }"
+            " td, th { padding: 3px 8px; }"
+        )
         if index.data(ROLE_KIND) in ("narration", "notice"):
             style += " body { font-style: italic; }"
         document.setDefaultStyleSheet(style)

@@ -33,7 +33,7 @@ RowRole = Literal["user", "assistant", "narration", "notice"]
 ROLE_KIND = Qt.ItemDataRole.UserRole + 1
 """Which kind of row: user, assistant, narration, notice."""
 ROLE_HTML = Qt.ItemDataRole.UserRole + 2
-"""Rich text for the row (escaped, citations as links)."""
+"""Rich text for the row (finished answers from Markdown, citations as links)."""
 ROLE_STREAMING = Qt.ItemDataRole.UserRole + 3
 """True while the answer is still arriving."""
 ROLE_REVISION = Qt.ItemDataRole.UserRole + 4
@@ -116,6 +116,87 @@ def linkify_citations(text: str) -> str:
     return "".join(parts).replace("\n", "<br>")
 
 
+_CODE_SPAN = re.compile(r"(```.*?```|`[^`\n]*`)", re.DOTALL)
+_BODY_TAG = re.compile(r"<body[^>]*>")
+_SAFE_LINK_PREFIXES = ("cite:", "https:", "http:")
+"""Link schemes a rendered answer may keep; any other link becomes plain text."""
+
+
+def markdown_citations(text: str) -> str:
+    """Turn document numbers into Markdown ``cite:`` links, outside code spans.
+
+    Args:
+        text: Markdown answer text.
+
+    Returns:
+        Markdown with ``[HR-REG-003 제3차](cite:HR-REG-003:3)`` links.
+    """
+
+    def link(match: re.Match[str]) -> str:
+        doc_no = match.group(1)
+        version = match.group(3) or match.group(4) or match.group(5) or ""
+        return f"[{match.group(0)}](cite:{doc_no}:{version})"
+
+    parts = _CODE_SPAN.split(text)
+    for number in range(0, len(parts), 2):  # even parts are outside code
+        parts[number] = CITATION_PATTERN.sub(link, parts[number])
+    return "".join(parts)
+
+
+def render_markdown(text: str) -> str:
+    """Rich text of a finished answer written in Markdown.
+
+    GitHub-flavoured Markdown without raw HTML: tags the model writes show as
+    text. Citations become ``cite:`` links; other links keep only http(s)
+    targets, and images are shown as their address instead of being loaded.
+
+    Args:
+        text: Markdown answer text.
+
+    Returns:
+        An HTML fragment body for a ``QTextDocument`` (no fixed font or colours).
+    """
+    from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
+
+    features = QTextDocument.MarkdownFeature
+    document = QTextDocument()
+    document.setMarkdown(
+        markdown_citations(text),
+        features.MarkdownDialectGitHub | features.MarkdownNoHTML,
+    )
+    fixes: list[tuple[int, int, str | None]] = []  # (position, length, replacement text)
+    block = document.begin()
+    while block.isValid():
+        iterator = block.begin()
+        while not iterator.atEnd():
+            fragment = iterator.fragment()
+            fmt = fragment.charFormat()
+            if fmt.isImageFormat():
+                fixes.append((fragment.position(), fragment.length(), fmt.toImageFormat().name()))
+            elif fmt.isAnchor():
+                keep = fmt.anchorHref().startswith(_SAFE_LINK_PREFIXES)
+                fixes.append((fragment.position(), fragment.length(), None if keep else ""))
+            iterator += 1
+        block = block.next()
+    for position, length, replacement in reversed(fixes):
+        cursor = QTextCursor(document)
+        cursor.setPosition(position)
+        cursor.setPosition(position + length, QTextCursor.MoveMode.KeepAnchor)
+        fmt = cursor.charFormat()
+        if replacement is None:  # a kept link: drop the hard-coded blue, the view styles it
+            fmt.clearForeground()
+            cursor.setCharFormat(fmt)
+            continue
+        plain = QTextCharFormat()
+        plain.setFontWeight(fmt.fontWeight())
+        plain.setFontItalic(fmt.fontItalic())
+        if replacement:  # an image: its address as text
+            cursor.insertText(replacement, plain)
+        else:  # a link to something other than the web or a citation: its label only
+            cursor.setCharFormat(plain)
+    return _BODY_TAG.sub("<body>", document.toHtml(), count=1)
+
+
 def parse_cite_link(href: str) -> tuple[str, int | None] | None:
     """Read a ``cite:DOC:VERSION`` link back.
 
@@ -148,12 +229,21 @@ class TranscriptRow:
     """Bumped on every text change."""
     key: int = field(default_factory=lambda: next(_keys))
     """Stable id."""
+    _rendered: tuple[int, str] | None = field(default=None, repr=False, compare=False)
 
     def html(self) -> str:
-        """Rich text for the row; plain escaping while streaming keeps it cheap."""
-        if self.kind == "assistant":
+        """Rich text for the row.
+
+        A finished answer is rendered from Markdown (once per revision); while
+        it streams, plain escaping keeps it cheap.
+        """
+        if self.kind != "assistant":
+            return html.escape(self.text).replace("\n", "<br>")
+        if self.streaming:
             return linkify_citations(self.text)
-        return html.escape(self.text).replace("\n", "<br>")
+        if self._rendered is None or self._rendered[0] != self.revision:
+            self._rendered = (self.revision, render_markdown(self.text))
+        return self._rendered[1]
 
 
 class TranscriptModel(QAbstractListModel):

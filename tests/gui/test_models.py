@@ -213,3 +213,68 @@ def test_cited_hits_keep_one_document_version_in_article_order() -> None:
     )
     assert "제3차" in page and "2025-01-01" in page and "approved effective date" in page
     assert page.index("제2조") < page.index("제10조") and "옛" not in page
+
+
+def _anchors(document: Any) -> list[str]:
+    hrefs: list[str] = []
+    block = document.begin()
+    while block.isValid():
+        iterator = block.begin()
+        while not iterator.atEnd():
+            fmt = iterator.fragment().charFormat()
+            if fmt.isAnchor():
+                hrefs.append(fmt.anchorHref())
+            iterator += 1
+        block = block.next()
+    return hrefs
+
+
+def _shown(html_text: str) -> Any:
+    from PySide6.QtGui import QTextDocument
+
+    document = QTextDocument()
+    document.setHtml(html_text)
+    return document
+
+
+def test_finished_answer_renders_markdown_table_with_citation_links(qapp: Any) -> None:
+    from PySide6.QtGui import QTextTable
+
+    model = TranscriptModel()
+    model.add_answer(
+        "HR-REG-003 제3차:\n\n| 사번 | 부서 |\n|---|---|\n| 1001 | 인사 |\n\n- **하나**\n- 둘"
+    )
+    document = _shown(model.index(0).data(ROLE_HTML))
+    tables = [f for f in document.rootFrame().childFrames() if isinstance(f, QTextTable)]
+    assert len(tables) == 1 and (tables[0].rows(), tables[0].columns()) == (2, 2)
+    assert "| 사번" not in document.toPlainText()
+    assert _anchors(document) == ["cite:HR-REG-003:3"]
+    assert parse_cite_link(_anchors(document)[0]) == ("HR-REG-003", 3)
+
+
+def test_raw_html_in_an_answer_shows_as_text_and_makes_no_link(qapp: Any) -> None:
+    model = TranscriptModel()
+    answer = (
+        '<b>x</b> <img src="file:///etc/passwd"> <a href="file:///etc/passwd">y</a>'
+        " [z](file:///etc/shadow) ![i](file:///etc/hosts) HR-REG-002"
+    )
+    model.add_answer(answer)
+    rendered = model.index(0).data(ROLE_HTML)
+    document = _shown(rendered)
+    text = document.toPlainText()
+    assert '<b>x</b> <img src="file:///etc/passwd"> <a href="file:///etc/passwd">y</a>' in text
+    assert _anchors(document) == ["cite:HR-REG-002:"]  # the citation is a link; nothing else
+    assert "<img" not in rendered.replace("&lt;img", "")
+    assert document.allFormats() and not any(f.isImageFormat() for f in document.allFormats())
+
+
+def test_streaming_row_stays_plain_and_finished_render_is_cached(qapp: Any) -> None:
+    model = TranscriptModel()
+    model.append_delta("| a | b |\n|---|---|\n| 1 | 2 |")
+    model.flush()
+    assert "<table" not in model.index(0).data(ROLE_HTML)
+    model.finish_answer("| a | b |\n|---|---|\n| 1 | 2 |")
+    row = model.rows[0]
+    first = row.html()
+    assert "<table" in first
+    assert row.html() is first  # rendered once per revision
