@@ -453,19 +453,28 @@ class MainWindow(QMainWindow):
     # approvals -------------------------------------------------------------------
     def _ask_approval(self, pane: PersonaPane, request: ApprovalRequested) -> None:
         if self.auto_approval is not None:
-            pane.answer_approval(self.auto_approval)
+            pane.answer_approval(request.call_id, self.auto_approval)
             return
         from desktop.approval_dialog import ApprovalDialog
 
         dialog = ApprovalDialog(request, self)
         self.approval_dialogs.append(dialog)
+        turn_open = [True]
+
+        def turn_over(*_: object) -> None:
+            # the turn ended (finished, failed, cancelled): close without answering
+            turn_open[0] = False
+            dialog.reject()
 
         def answered(*_: object) -> None:
             if dialog in self.approval_dialogs:
                 self.approval_dialogs.remove(dialog)
-            pane.answer_approval(dialog.decision)
+            pane.turn_finished.disconnect(turn_over)
+            if turn_open[0]:
+                pane.answer_approval(request.call_id, dialog.decision)
             dialog.deleteLater()
 
+        pane.turn_finished.connect(turn_over)
         dialog.finished.connect(answered)
         dialog.open()
 

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from desktop.turn_worker import TurnFunction
 
 ApprovalHandler = Callable[["PersonaPane", "ApprovalRequested"], None]
-"""Asks a person; must eventually call ``pane.answer_approval(decision)``."""
+"""Asks a person; must eventually call ``pane.answer_approval(request.call_id, decision)``."""
 
 
 def example_questions() -> list[str]:
@@ -279,10 +279,16 @@ class PersonaPane(QWidget):
         self._controller.cancel()
         return self._controller.wait(timeout_ms)
 
-    def answer_approval(self, decision: ApprovalDecision) -> None:
-        """Give the waiting turn a person's decision."""
-        if self._controller is not None:
-            self._controller.answer_approval(decision)
+    def answer_approval(self, call_id: str, decision: ApprovalDecision) -> bool:
+        """Give the waiting turn a person's decision on approval request ``call_id``.
+
+        Returns:
+            False when no turn of this pane waits on that request (stale answers
+            are dropped).
+        """
+        if self._controller is None:
+            return False
+        return self._controller.answer_approval(call_id, decision)
 
     def new_chat(self) -> None:
         """Clear the transcript and tool calls (not while a turn runs)."""
@@ -297,7 +303,9 @@ class PersonaPane(QWidget):
         if self.approval_handler is not None:
             self.approval_handler(self, request)
         else:
-            self.answer_approval(ApprovalDecision(False, "no one was available to approve"))
+            self.answer_approval(
+                request.call_id, ApprovalDecision(False, "no one was available to approve")
+            )
 
     def _on_events(self, batch: list[AgentEvent]) -> None:
         result = self._result

@@ -76,6 +76,7 @@ class TurnWorker(QObject):
         self._posted = 0
         self._answered = threading.Event()
         self._decision: ApprovalDecision | None = None
+        self._waiting_for: str | None = None
 
     def take_events(self, limit: int | None = None) -> tuple[list[AgentEvent], bool]:
         """Take queued events, oldest first (GUI thread).
@@ -114,18 +115,36 @@ class TurnWorker(QObject):
             # it enters Python to paint or to take events.
             time.sleep(0)
 
-    def answer_approval(self, decision: ApprovalDecision) -> None:
-        """Give the waiting worker a person's decision (any thread)."""
-        self._decision = decision
+    def answer_approval(self, call_id: str, decision: ApprovalDecision) -> bool:
+        """Give the waiting worker a person's decision (any thread).
+
+        Args:
+            call_id: The ``call_id`` of the ``ApprovalRequested`` answered.
+            decision: The person's decision.
+
+        Returns:
+            False (and nothing happens) unless the worker waits on that very call:
+            a stale answer never approves another request.
+        """
+        with self._lock:
+            if call_id != self._waiting_for:
+                return False
+            self._waiting_for = None
+            self._decision = decision
         self._answered.set()
+        return True
 
     def _approve(self, request: ApprovalRequested) -> ApprovalDecision:
         self._answered.clear()
-        self._decision = None
+        with self._lock:
+            self._decision = None
+            self._waiting_for = request.call_id
         unregister = self._cancel.on_cancel(self._answered.set)
         self.approval_needed.emit(request)
         self._answered.wait()
         unregister()
+        with self._lock:
+            self._waiting_for = None
         if self._decision is None or self._cancel.cancelled:
             return ApprovalDecision(False, "the turn was stopped before anyone answered")
         return self._decision
@@ -197,9 +216,13 @@ class TurnController(QObject):
         """Ask the turn to stop; it ends within a second."""
         self.cancel_token.cancel()
 
-    def answer_approval(self, decision: ApprovalDecision) -> None:
-        """Hand a decision to the worker waiting on an approval."""
-        self._worker.answer_approval(decision)
+    def answer_approval(self, call_id: str, decision: ApprovalDecision) -> bool:
+        """Hand a decision to the worker waiting on approval ``call_id``.
+
+        Returns:
+            False when the worker waits on no such request (a stale answer).
+        """
+        return self._worker.answer_approval(call_id, decision)
 
     def wait(self, timeout_ms: int = 5000) -> bool:
         """Block until the thread ended (used when the window closes).

@@ -72,22 +72,23 @@ def scripted_turn(
     return turn
 
 
-def approval_turn(persona: str = "hong") -> Any:
+def approval_turn(persona: str = "hong", call_id: str = "w1") -> Any:
     """A turn that asks for approval of a write and reports the decision."""
 
     def turn(approver: Approver, cancel: CancelToken) -> Iterator[AgentEvent]:
         yield TurnStarted("t2", persona, "q", "scripted")
         arguments = {"doc_no": "HR-REG-003", "version": 3, "reason": "date mismatch"}
-        yield ToolCallStarted("w1", "request_regulation_revision", arguments, "approval_required")
+        tool = "request_regulation_revision"
+        yield ToolCallStarted(call_id, tool, arguments, "approval_required")
         request = ApprovalRequested(
-            "w1", persona, "request_regulation_revision", arguments, "key-123"
+            call_id, persona, "request_regulation_revision", arguments, "key-123"
         )
         yield request
         decision = approver(request)
-        yield ApprovalResolved("w1", decision.approved, decision.reason)
+        yield ApprovalResolved(call_id, decision.approved, decision.reason)
         status = "ok" if decision.approved else "denied"
         yield ToolCallFinished(
-            "w1",
+            call_id,
             "request_regulation_revision",
             status,
             5.0,

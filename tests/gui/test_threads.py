@@ -6,6 +6,7 @@ import threading
 from typing import Any
 
 from gui_scripts import ScriptedSession, approval_turn, failing_turn, scripted_turn
+from PySide6.QtCore import Qt
 
 from desktop.persona_pane import PersonaPane
 from desktop.turn_worker import running_turn_threads
@@ -127,3 +128,60 @@ def test_stop_while_awaiting_approval_ends_the_turn(qtbot: Any, window_factory: 
     assert running_turn_threads() == 0
     for dialog in list(window.approval_dialogs):
         dialog.reject()
+
+
+def test_stale_approval_dialog_cannot_approve_the_next_turns_write(
+    qtbot: Any, window_factory: Any
+) -> None:
+    from agent_core.approval import ApprovalDecision
+
+    window = window_factory()
+    turns = iter([approval_turn(call_id="w1"), approval_turn(call_id="w2")])
+    pane = window.add_session(ScriptedSession("hong", lambda q: next(turns)))
+    window.question_edit.setPlainText("HR-REG-003 제3차 개정 요청해줘")
+    window.send()
+    qtbot.waitUntil(lambda: bool(window.approval_dialogs))
+    stale = window.approval_dialogs[0]
+    stale_request = stale.request
+    with qtbot.waitSignals([pane.turn_finished, stale.finished], timeout=5000):
+        window.stop()  # the turn is cancelled: its dialog closes without answering
+    assert stale not in window.approval_dialogs
+    assert pane.tools.calls[0].approval_reason == "the turn was stopped before anyone answered"
+
+    window.question_edit.setPlainText("다시 요청해줘")
+    window.send()
+    qtbot.waitUntil(lambda: bool(window.approval_dialogs))
+    current = window.approval_dialogs[0]
+    assert current.request.call_id == "w2"
+    # the stale request's answer arrives late: it must not approve w2
+    assert not pane.answer_approval(stale_request.call_id, ApprovalDecision(True, ""))
+    current.reason_edit.setText("보류")
+    with qtbot.waitSignal(pane.turn_finished, timeout=10000) as blocker:
+        current.deny_button.click()
+    assert "보류" in blocker.args[0].answer
+    write = next(c for c in pane.tools.calls if c.call_id == "w2")
+    assert write.approval is False and write.status == "denied"
+
+
+def test_turn_worker_ignores_an_answer_for_another_call() -> None:
+    from agent_core.approval import ApprovalDecision
+    from agent_core.cancel import CancelToken
+    from desktop.turn_worker import TurnWorker
+
+    worker = TurnWorker(approval_turn(call_id="w2"), CancelToken())
+    results: list[bool] = []
+    worker.approval_needed.connect(
+        lambda request: results.extend(
+            [
+                worker.answer_approval("w1", ApprovalDecision(True, "")),
+                worker.answer_approval(request.call_id, ApprovalDecision(False, "아니요")),
+                worker.answer_approval(request.call_id, ApprovalDecision(True, "")),
+            ]
+        ),
+        Qt.ConnectionType.DirectConnection,
+    )
+    worker.run()  # in this thread: the direct slot answers before the worker waits
+    events, _ = worker.take_events()
+    resolved = [e for e in events if e.kind == "approval_resolved"]
+    assert results == [False, True, False]
+    assert [(e.approved, e.reason) for e in resolved] == [(False, "아니요")]
