@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, QStandardPaths, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -24,6 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent_core.audit import default_audit_path
+from agent_core.paths import user_data_dir
 from desktop.persona_pane import PersonaPane
 from desktop.sessions import SessionRegistry
 from desktop.split_view import SplitCompareView
@@ -37,15 +38,6 @@ if TYPE_CHECKING:
 
 DEMO_PERSONAS = ("hong", "park", "cho")
 """The demo organisation's personas, offered on first start."""
-
-
-def data_dir() -> Path:
-    """Where history and the audit log live: ``REGDESK_DATA_DIR`` or the app data dir."""
-    configured = os.environ.get("REGDESK_DATA_DIR")
-    if configured:
-        return Path(configured)
-    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    return Path(location or Path.home() / ".regdesk")
 
 
 def demo_passwords(ground_truth: dict[str, Any] | None) -> dict[str, str]:
@@ -311,7 +303,7 @@ class MainWindow(QMainWindow):
         if server_url and server_url.rstrip("/") != endpoints.ontul_url:
             endpoints = replace(endpoints, ontul_url=server_url.rstrip("/"))
         return PersonaSession.login(
-            endpoints, username, password, audit_path=data_dir() / "audit.jsonl"
+            endpoints, username, password, audit_path=default_audit_path()
         )
 
     def add_session(self, session: Any) -> PersonaPane:
@@ -496,7 +488,7 @@ class MainWindow(QMainWindow):
         try:
             from desktop.history_store import HistoryStore
 
-            self._history = HistoryStore(data_dir() / "history.sqlite")
+            self._history = HistoryStore(user_data_dir() / "history.sqlite")
         except Exception as exc:  # history is a convenience; the app runs without it
             self._history = None
             self.statusBar().showMessage(self.tr("History unavailable: {0}").format(exc), 10000)
@@ -597,7 +589,7 @@ class MainWindow(QMainWindow):
         """Show the local audit log."""
         from desktop.audit_view import AuditLogDialog
 
-        AuditLogDialog(data_dir() / "audit.jsonl", self).open()
+        AuditLogDialog(default_audit_path(), self).open()
 
     def open_settings(self) -> None:
         """Open the settings dialog."""

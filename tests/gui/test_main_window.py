@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from gui_scripts import ScriptedSession, scripted_turn
@@ -159,3 +160,18 @@ def test_empty_states_title_and_suggestions(qtbot: Any, window_factory: Any) -> 
     assert pane.chat_stack.currentWidget() is pane.chat
     window.new_chat()
     assert pane.chat_stack.currentWidget() is pane.suggestions
+
+
+def test_gui_history_and_cli_audit_share_one_data_directory(
+    qtbot: Any, window_factory: Any, tmp_path: Any, monkeypatch: Any
+) -> None:
+    from agent_core.audit import AuditLog
+
+    monkeypatch.delenv("REGDESK_DATA_DIR", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    window = window_factory()
+    history = Path(window.history.path)
+    cli_audit = AuditLog().path  # what `regdesk ask` and the MCP server write to
+    assert history.parent == cli_audit.parent == tmp_path / "xdg" / "regdesk"
+    assert history.exists()
