@@ -11,16 +11,57 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtCore import (
+    QEventLoop,
+    QMessageLogContext,
+    QTimer,
+    QtMsgType,
+    qFormatLogMessage,
+    qInstallMessageHandler,
+)
 
 from agent_core.approval import ApprovalDecision
 
 if TYPE_CHECKING:
     from desktop.main_window import MainWindow
     from desktop.services import ServiceProvider
+
+
+OFFSCREEN_NOISE = "This plugin does not support propagateSizeHints()"
+"""What the offscreen platform plugin says for every window shown (and nothing else)."""
+
+MessageHandler = Callable[[QtMsgType, QMessageLogContext, str], None]
+
+
+def quiet_offscreen_plugin() -> Callable[[], None]:
+    """Drop the offscreen plugin's ``propagateSizeHints()`` warning; forward the rest.
+
+    Every other Qt message goes to the handler installed before (or to stderr
+    in Qt's own format when there was none).
+
+    Returns:
+        A function that puts the previous handler back.
+    """
+    previous: MessageHandler | None = None
+
+    def handler(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
+        if kind == QtMsgType.QtWarningMsg and message == OFFSCREEN_NOISE:
+            return
+        if previous is not None:
+            previous(kind, context, message)
+        else:
+            sys.stderr.write(qFormatLogMessage(kind, context, message) + "\n")
+
+    previous = qInstallMessageHandler(handler)
+
+    def restore() -> None:
+        qInstallMessageHandler(previous)
+
+    return restore
 
 
 def parse_gui_args(argv: list[str]) -> argparse.Namespace:
@@ -212,6 +253,7 @@ def run_headless(provider: ServiceProvider, args: list[str]) -> int:
     from desktop.app import ensure_app
     from desktop.main_window import MainWindow
 
+    quiet_offscreen_plugin()
     app = ensure_app([])
     if options.lang:
         from desktop.i18n import install_translator
