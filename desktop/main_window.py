@@ -23,18 +23,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent_core.audit import default_audit_path
-from agent_core.paths import user_data_dir
-from desktop.persona_pane import PersonaPane
 from desktop.sessions import SessionRegistry
-from desktop.split_view import SplitCompareView
 
 if TYPE_CHECKING:
     from agent_core.approval import ApprovalDecision
     from agent_core.config import Endpoints
     from agent_core.events import ApprovalRequested
-    from desktop.persona_pane import PaneResult
+    from desktop.persona_pane import PaneResult, PersonaPane
     from desktop.services import ServiceProvider
+    from desktop.split_view import SplitCompareView
 
 DEMO_PERSONAS = ("hong", "park", "cho")
 """The demo organisation's personas, offered on first start."""
@@ -180,20 +177,34 @@ class MainWindow(QMainWindow):
         single_layout.addWidget(self.single_stack, 1)
         single_layout.addLayout(ask_row)
 
-        self.split_view = SplitCompareView(self.sessions, self)
-        self.split_view.turn_finished.connect(self._save_turn)
-        self.split_view.all_finished.connect(self._comparison_ready)
-        self.split_view.strip.export_requested.connect(self.export_comparison)
+        self._split_view: SplitCompareView | None = None  # built on first use (Ctrl+T)
         self.pages = QStackedWidget(self)
         self.single_page = single
         self.pages.addWidget(single)
-        self.pages.addWidget(self.split_view)
         self.setCentralWidget(self.pages)
 
         self.status_label = QLabel(self.tr("Starting embedded platform and offline model…"), self)
         self.statusBar().addWidget(self.status_label, 1)
         self.connection_label = QLabel(self.tr("connecting"), self)
         self.statusBar().addPermanentWidget(self.connection_label)
+
+    @property
+    def split_view(self) -> SplitCompareView:
+        """The split comparison (built on first use: the first paint does not need it)."""
+        if self._split_view is None:
+            from desktop.split_view import SplitCompareView
+
+            view = SplitCompareView(self.sessions, self)
+            view.turn_finished.connect(self._save_turn)
+            view.all_finished.connect(self._comparison_ready)
+            view.strip.export_requested.connect(self.export_comparison)
+            self.pages.addWidget(view)
+            self._split_view = view
+        return self._split_view
+
+    def _in_split(self) -> bool:
+        """True while the split comparison is the page in view."""
+        return self._split_view is not None and self.pages.currentWidget() is self._split_view
 
     def _build_placeholder(self) -> QWidget:
         """No persona yet: say what to do, with the button to do it."""
@@ -225,7 +236,7 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         """Window title: the app and who is asking."""
-        if self.pages.currentWidget() is self.split_view and self.split_view.panes:
+        if self._in_split() and self.split_view.panes:
             who = ", ".join(p.persona for p in self.split_view.panes if p.persona)
             self.setWindowTitle(self.tr("RegDesk — compare: {0}").format(who))
             return
@@ -295,6 +306,7 @@ class MainWindow(QMainWindow):
         return self._login(self.endpoints.ontul_url if self.endpoints else "", username, password)
 
     def _login(self, server_url: str, username: str, password: str) -> Any:
+        from agent_core.audit import default_audit_path
         from agent_core.session import PersonaSession
 
         if self.endpoints is None:
@@ -311,6 +323,8 @@ class MainWindow(QMainWindow):
         username = session.username
         pane = self.panes.get(username)
         if pane is None:
+            from desktop.persona_pane import PersonaPane  # the first login, not the first paint
+
             pane = PersonaPane(username, self)
             pane.approval_handler = self._ask_approval
             pane.turn_finished.connect(self._save_turn)
@@ -327,7 +341,7 @@ class MainWindow(QMainWindow):
         if self.persona_switcher.findData(username) < 0:
             self.persona_switcher.addItem(self.sessions.label(username), username)
         self.persona_switcher.setCurrentIndex(self.persona_switcher.findData(username))
-        for split in self.split_view.split_panes:
+        for split in self._split_view.split_panes if self._split_view else []:
             split.pane.approval_handler = self._ask_approval
             split.pane.citation_clicked.connect(self.open_evidence)
         self.persona_logged_in.emit(username)
@@ -359,7 +373,7 @@ class MainWindow(QMainWindow):
     def current_pane(self) -> PersonaPane | None:
         """The pane of the persona selected in the switcher."""
         widget = self.single_stack.currentWidget()
-        return widget if isinstance(widget, PersonaPane) else None
+        return next((pane for pane in self.panes.values() if pane is widget), None)
 
     def _switch_persona(self, *_: object) -> None:
         username = self.persona_switcher.currentData()
@@ -380,7 +394,7 @@ class MainWindow(QMainWindow):
 
     def send(self) -> bool:
         """Ask the current persona the question in the box."""
-        if self.pages.currentWidget() is self.split_view:
+        if self._in_split():
             return self.split_view.ask_all()
         pane = self.current_pane()
         question = self.question_edit.toPlainText().strip()
@@ -404,21 +418,21 @@ class MainWindow(QMainWindow):
 
     def stop(self) -> None:
         """Esc: stop every running turn in view."""
-        if self.pages.currentWidget() is self.split_view:
+        if self._in_split():
             self.split_view.stop_all()
         elif (pane := self.current_pane()) is not None:
             pane.stop()
 
     def new_chat(self) -> None:
         """Ctrl+N: clear the visible conversation."""
-        if self.pages.currentWidget() is self.split_view:
+        if self._in_split():
             self.split_view.new_chat()
         elif (pane := self.current_pane()) is not None:
             pane.new_chat()
 
     def toggle_split(self, on: bool | None = None) -> None:
         """Ctrl+T: switch between one persona and the split comparison."""
-        on = self.pages.currentWidget() is not self.split_view if on is None else on
+        on = not self._in_split() if on is None else on
         self.split_action.setChecked(on)
         if on and not self.split_view.panes:
             for username in self.sessions.usernames()[:2] or [""]:
@@ -437,7 +451,8 @@ class MainWindow(QMainWindow):
 
     def all_panes(self) -> list[PersonaPane]:
         """Every pane, single and split."""
-        return [*self.panes.values(), *self.split_view.panes]
+        split = self._split_view.panes if self._split_view is not None else []
+        return [*self.panes.values(), *split]
 
     def _update_running(self, *_: object) -> None:
         self.stop_action.setEnabled(any(pane.running for pane in self.all_panes()))
@@ -486,6 +501,7 @@ class MainWindow(QMainWindow):
     def _open_history(self) -> None:
         self._history_opened = True
         try:
+            from agent_core.paths import user_data_dir
             from desktop.history_store import HistoryStore
 
             self._history = HistoryStore(user_data_dir() / "history.sqlite")
@@ -530,7 +546,7 @@ class MainWindow(QMainWindow):
 
     def export_current(self) -> None:
         """Export the comparison (split) or the current persona's last turn."""
-        if self.pages.currentWidget() is self.split_view:
+        if self._in_split():
             self.export_comparison()
             return
         pane = self.current_pane()
@@ -580,13 +596,15 @@ class MainWindow(QMainWindow):
             return
         from desktop.evidence_view import EvidenceDialog
 
-        hits = pane.search_hits() if isinstance(pane, PersonaPane) else []
+        search_hits = getattr(pane, "search_hits", None)
+        hits = search_hits() if callable(search_hits) else []
         dialog = EvidenceDialog(session, doc_no, version, self, hits=hits)
         dialog.open()
         self.evidence_dialog = dialog
 
     def open_audit_log(self) -> None:
         """Show the local audit log."""
+        from agent_core.audit import default_audit_path
         from desktop.audit_view import AuditLogDialog
 
         AuditLogDialog(default_audit_path(), self).open()

@@ -17,19 +17,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent_core.approval import ApprovalDecision
-from agent_core.events import event_to_dict
 from desktop.chat_view import ChatView
 from desktop.tool_call_model import ToolCallModel
 from desktop.tool_call_panel import ToolCallPanel
 from desktop.transcript_model import TranscriptModel
-from desktop.turn_worker import TurnController
 
 if TYPE_CHECKING:
-    from agent_core.approval import Approver
+    from agent_core.approval import ApprovalDecision, Approver
     from agent_core.cancel import CancelToken
     from agent_core.events import AgentEvent, ApprovalRequested
-    from desktop.turn_worker import TurnFunction
+    from desktop.turn_worker import TurnController, TurnFunction
 
 ApprovalHandler = Callable[["PersonaPane", "ApprovalRequested"], None]
 """Asks a person; must eventually call ``pane.answer_approval(request.call_id, decision)``."""
@@ -254,6 +251,8 @@ class PersonaPane(QWidget):
         self.transcript.add_question(question)
         self._result = PaneResult(self.persona, question, started_at=time.time())
         self._started = time.perf_counter()
+        from desktop.turn_worker import TurnController  # the first turn, not the first paint
+
         controller = TurnController(turn, self)
         controller.events_arrived.connect(self._on_events)
         controller.approval_requested.connect(self._on_approval)
@@ -303,11 +302,15 @@ class PersonaPane(QWidget):
         if self.approval_handler is not None:
             self.approval_handler(self, request)
         else:
+            from agent_core.approval import ApprovalDecision
+
             self.answer_approval(
                 request.call_id, ApprovalDecision(False, "no one was available to approve")
             )
 
     def _on_events(self, batch: list[AgentEvent]) -> None:
+        from agent_core.events import event_to_dict
+
         result = self._result
         for event in batch:
             if result is not None and event.kind != "answer_delta":

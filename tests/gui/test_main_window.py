@@ -175,3 +175,64 @@ def test_gui_history_and_cli_audit_share_one_data_directory(
     cli_audit = AuditLog().path  # what `regdesk ask` and the MCP server write to
     assert history.parent == cli_audit.parent == tmp_path / "xdg" / "regdesk"
     assert history.exists()
+
+
+_FIRST_PAINT_IMPORTS = """
+import sys
+from PySide6.QtWidgets import QApplication
+from desktop.app import ensure_app
+from desktop.main_window import MainWindow
+app = ensure_app([])
+class Waiting:
+    def start(self):
+        raise RuntimeError("not now")
+    def stop(self):
+        pass
+window = MainWindow(Waiting(), offer_login=False)
+window.show()
+app.processEvents()
+ours = ("desktop", "agent_core", "anthropic")
+print(" ".join(sorted(m for m in sys.modules if m.startswith(ours))))
+"""
+
+
+def test_first_paint_imports_only_what_it_shows(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "REGDESK_DATA_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", _FIRST_PAINT_IMPORTS],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    loaded = set(done.stdout.split())
+    assert "desktop.main_window" in loaded  # the window was built and shown
+    deferred = {
+        "desktop.split_view",
+        "desktop.comparison",
+        "desktop.persona_pane",
+        "desktop.chat_view",
+        "desktop.tool_call_panel",
+        "desktop.evidence_view",
+        "desktop.export",
+        "desktop.audit_view",
+        "desktop.login_dialog",
+        "agent_core.session",
+        "agent_core.audit",
+        "anthropic",
+    }
+    assert not loaded & deferred
+
+
+def test_split_view_is_built_on_first_use(qtbot: Any, window_factory: Any) -> None:
+    window = window_factory()
+    assert window._split_view is None and window.all_panes() == []
+    window.toggle_split(True)
+    assert window._split_view is not None
+    assert window.pages.currentWidget() is window.split_view
+    assert len(window.split_view.panes) == 2
