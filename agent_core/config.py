@@ -45,23 +45,33 @@ class Endpoints:
 
 
 def endpoints_from_env(
-    ontul_url: str | None, model_url: str | None, ground_truth: dict[str, Any] | None = None
+    ontul_url: str | None,
+    model_url: str | None,
+    ground_truth: dict[str, Any] | None = None,
+    *,
+    configured_ontul_url: str | None = None,
+    configured_api_key: str | None = None,
 ) -> Endpoints:
-    """Combine environment settings with embedded service URLs.
+    """Combine the environment, the user's settings and embedded service URLs.
+
+    The environment wins over settings, and both win over the embedded services.
 
     Args:
-        ontul_url: URL of an embedded platform, used when ``ONTUL_URL`` is unset.
-        model_url: URL of the embedded offline model, used when no API key is set.
+        ontul_url: URL of an embedded platform, used when no platform is configured.
+        model_url: URL of the embedded offline model, used when no API key is configured.
         ground_truth: The embedded demo organisation's facts, if any.
+        configured_ontul_url: A platform URL from the user's settings.
+        configured_api_key: A Claude API key from the user's keyring.
 
     Returns:
-        Endpoints: ``ONTUL_URL`` and ``ANTHROPIC_API_KEY`` win over the embedded ones.
+        Where the platform and the model are.
     """
-    env_ontul = os.environ.get("ONTUL_URL")
-    api_key = os.environ.get("ANTHROPIC_API_KEY")
-    platform = env_ontul or ontul_url
+    chosen_ontul = os.environ.get("ONTUL_URL") or configured_ontul_url or None
+    api_key = os.environ.get("ANTHROPIC_API_KEY") or configured_api_key or None
+    platform = chosen_ontul or ontul_url
     if platform is None:
         raise ValueError("no platform URL: set ONTUL_URL or start the embedded platform")
+    truth = None if chosen_ontul else ground_truth
     if api_key:
         return Endpoints(
             ontul_url=platform.rstrip("/"),
@@ -69,7 +79,7 @@ def endpoints_from_env(
             api_key=api_key,
             model=os.environ.get("REGDESK_MODEL", DEFAULT_CLAUDE_MODEL),
             embedded=False,
-            ground_truth=None if env_ontul else ground_truth,
+            ground_truth=truth,
         )
     if model_url is None:
         raise ValueError("no model: set ANTHROPIC_API_KEY or start the offline model")
@@ -78,6 +88,6 @@ def endpoints_from_env(
         model_base_url=model_url,
         api_key="offline",
         model=OFFLINE_MODEL_NAME,
-        embedded=env_ontul is None,
-        ground_truth=None if env_ontul else ground_truth,
+        embedded=chosen_ontul is None,
+        ground_truth=truth,
     )

@@ -43,8 +43,16 @@ class EmbeddedProvider:
     endpoints; ``stop()`` stops what was started.
     """
 
-    def __init__(self, data_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path | None = None,
+        *,
+        ontul_url: str | None = None,
+        api_key: str | None = None,
+    ) -> None:
         self._data_dir = data_dir
+        self._ontul_url = ontul_url or None
+        self._api_key = api_key or None
         self._services: EmbeddedServices | None = None
         self._lock = threading.Lock()
 
@@ -52,8 +60,8 @@ class EmbeddedProvider:
         """Start the needed embedded services and return where everything is."""
         from embedded.launcher import start_embedded
 
-        need_platform = not os.environ.get("ONTUL_URL")
-        need_model = not os.environ.get("ANTHROPIC_API_KEY")
+        need_platform = not (os.environ.get("ONTUL_URL") or self._ontul_url)
+        need_model = not (os.environ.get("ANTHROPIC_API_KEY") or self._api_key)
         with self._lock:
             if self._services is None and (need_platform or need_model):
                 data_dir = self._data_dir / "embedded" if self._data_dir else None
@@ -65,6 +73,8 @@ class EmbeddedProvider:
             services.ontul_url if services else None,
             services.model_url if services else None,
             services.ground_truth if services else None,
+            configured_ontul_url=self._ontul_url,
+            configured_api_key=self._api_key,
         )
 
     def stop(self) -> None:
@@ -173,14 +183,18 @@ def _mcp(argv: list[str]) -> int:
 
 
 def _gui(argv: list[str]) -> int:
-    provider = EmbeddedProvider(user_data_dir())
     if "--offscreen" in argv:
+        # The headless driver is for demos and checks: it ignores personal settings.
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
         from desktop.headless import run_headless
 
+        provider = EmbeddedProvider(user_data_dir())
         return run_headless(provider, [a for a in argv if a != "--offscreen"])
     from desktop.app import run_app
+    from desktop.settings import configured_services
 
+    ontul_url, api_key = configured_services()
+    provider = EmbeddedProvider(user_data_dir(), ontul_url=ontul_url, api_key=api_key)
     return run_app(provider, argv)
 
 

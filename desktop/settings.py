@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QSettings
+
+if TYPE_CHECKING:
+    from desktop.credentials import CredentialStore
 
 MODEL_CHOICES = ("offline", "claude")
 """Which model the app talks to: the offline planner, or Claude."""
@@ -90,3 +95,27 @@ class AppSettings:
         if value not in choices:
             raise ValueError(f"{key} must be one of {', '.join(choices)}, not {value!r}")
         self._settings.setValue(key, value)
+
+
+def configured_services(
+    settings: AppSettings | None = None, credentials: CredentialStore | None = None
+) -> tuple[str | None, str | None]:
+    """The platform URL and Claude API key the user chose in the settings dialog.
+
+    Read once at start-up: a changed server or model applies on the next start.
+
+    Args:
+        settings: The UI settings; default the app's own.
+        credentials: Where the API key lives; default the OS keyring.
+
+    Returns:
+        ``(ontul_url or None, api_key or None)``; the key only when Claude is chosen.
+    """
+    from desktop.credentials import CredentialStore
+
+    settings = settings or AppSettings()
+    ontul_url = settings.ontul_url or None
+    if settings.model != "claude":
+        return ontul_url, None
+    store = credentials or CredentialStore()
+    return ontul_url, store.load_api_key() or None

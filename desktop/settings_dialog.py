@@ -117,7 +117,9 @@ class SettingsDialog(QDialog):
         theme_label.setBuddy(self.theme_combo)
         look_form.addRow(language_label, self.language_combo)
         look_form.addRow(theme_label, self.theme_combo)
-        restart_note = QLabel(self.tr("A new language applies the next time RegDesk starts."))
+        restart_note = QLabel(
+            self.tr("A new server, model or language applies the next time RegDesk starts.")
+        )
         restart_note.setWordWrap(True)
         look_form.addRow(restart_note)
 

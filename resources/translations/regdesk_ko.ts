@@ -820,8 +820,8 @@
         <translation>테마(&amp;T):</translation>
     </message>
     <message>
-        <source>A new language applies the next time RegDesk starts.</source>
-        <translation>바꾼 언어는 RegDesk를 다시 시작하면 적용됩니다.</translation>
+        <source>A new server, model or language applies the next time RegDesk starts.</source>
+        <translation>바꾼 서버, 모델, 언어는 RegDesk를 다시 시작하면 적용됩니다.</translation>
     </message>
     <message>
         <source>Enter the Ontul URL, starting with http:// or https://, or use the built-in demo platform.</source>
