@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -111,6 +112,7 @@ class MainWindow(QMainWindow):
         self._history_opened = False
         self.last_comparison: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self._shut_down = False
+        self._gc_frozen = False
         self._build_ui()
         self._history_failed.connect(lambda message: self.statusBar().showMessage(message, 15000))
         self._start_services()
@@ -314,9 +316,7 @@ class MainWindow(QMainWindow):
         endpoints = self.endpoints
         if server_url and server_url.rstrip("/") != endpoints.ontul_url:
             endpoints = replace(endpoints, ontul_url=server_url.rstrip("/"))
-        return PersonaSession.login(
-            endpoints, username, password, audit_path=default_audit_path()
-        )
+        return PersonaSession.login(endpoints, username, password, audit_path=default_audit_path())
 
     def add_session(self, session: Any) -> PersonaPane:
         """Show a logged-in persona: its own pane, history loaded, in the switcher."""
@@ -455,7 +455,23 @@ class MainWindow(QMainWindow):
         return [*self.panes.values(), *split]
 
     def _update_running(self, *_: object) -> None:
-        self.stop_action.setEnabled(any(pane.running for pane in self.all_panes()))
+        running = any(pane.running for pane in self.all_panes())
+        self.stop_action.setEnabled(running)
+        if not running:
+            QTimer.singleShot(0, self._collect_garbage)
+
+    def _collect_garbage(self) -> None:
+        """Full garbage collection while no turn runs.
+
+        Each turn leaves cyclic garbage (the SDK's per-stream pydantic classes, parsed
+        SQL trees) that CPython's thresholds would keep for thousands of turns. After
+        the first turn, the ~200k long-lived objects of the services, the SDK and Qt
+        are frozen out of the collector, so each later collection costs a few ms.
+        """
+        gc.collect()
+        if not self._gc_frozen:
+            gc.freeze()
+            self._gc_frozen = True
 
     # approvals -------------------------------------------------------------------
     def _ask_approval(self, pane: PersonaPane, request: ApprovalRequested) -> None:
