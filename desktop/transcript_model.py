@@ -143,6 +143,33 @@ def markdown_citations(text: str) -> str:
     return "".join(parts)
 
 
+def keep_line_breaks(text: str) -> str:
+    """Make each single line break of prose a hard break, as the model meant it.
+
+    Markdown joins consecutive lines into one paragraph; answers put one fact per
+    line. Table rows and fenced code are left as they are.
+
+    Args:
+        text: Markdown answer text.
+
+    Returns:
+        The text with two trailing spaces on prose lines followed by more prose.
+    """
+    lines = text.split("\n")
+    fenced = False
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith("```"):
+            fenced = not fenced
+        following = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        prose = stripped and not stripped.startswith("|") and not fenced
+        if prose and following and not following.startswith(("|", "```")):
+            line = line.rstrip() + "  "
+        out.append(line)
+    return "\n".join(out)
+
+
 def render_markdown(text: str) -> str:
     """Rich text of a finished answer written in Markdown.
 
@@ -161,7 +188,7 @@ def render_markdown(text: str) -> str:
     features = QTextDocument.MarkdownFeature
     document = QTextDocument()
     document.setMarkdown(
-        markdown_citations(text),
+        markdown_citations(keep_line_breaks(text)),
         features.MarkdownDialectGitHub | features.MarkdownNoHTML,
     )
     fixes: list[tuple[int, int, str | None]] = []  # (position, length, replacement text)

@@ -278,3 +278,17 @@ def test_streaming_row_stays_plain_and_finished_render_is_cached(qapp: Any) -> N
     first = row.html()
     assert "<table" in first
     assert row.html() is first  # rendered once per revision
+
+
+def test_answer_lines_stay_separate_lines() -> None:
+    """One fact per line in the answer stays one per line on screen (not one paragraph)."""
+    from PySide6.QtGui import QTextDocument
+
+    from desktop.transcript_model import render_markdown
+
+    document = QTextDocument()
+    document.setHtml(render_markdown("합계 7일.\n권한 밖의 기록은 보이지 않습니다."))
+    text = document.toPlainText()
+    assert "합계 7일." in text and "권한 밖의 기록은" in text
+    assert "합계 7일. 권한" not in text.replace("\u2028", "\n")
+    assert "합계 7일.\u2028권한" in text or "합계 7일.\n권한" in text
