@@ -2,27 +2,21 @@
 
 Every call has a timeout. On a 401 the client re-authenticates once (refresh,
 else a fresh login) and retries; a second 401 raises ``PlatformAuthError``,
-never an empty result. Two quirks of real deployments are smoothed here: DATE
-values sent as integer epoch days become ISO dates, and a hybrid search whose
-lexical side matched nothing (``SQL parse error: Encountered "WHERE"``) means
-zero rows.
+never an empty result. The quirks of real deployments (epoch-day dates, the
+empty-search parse error) are read by ``agent_core.platform_quirks``; the
+abortable transport lives in ``agent_core.abortable_http``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import re
-import socket
 import threading
-import weakref
 from typing import Any
 from urllib.parse import quote
 
 import requests
-from requests.adapters import HTTPAdapter
-from urllib3.connection import HTTPConnection, HTTPSConnection
-from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
+from agent_core.abortable_http import AbortableAdapter
 from agent_core.errors import (
     PlatformAuthError,
     PlatformBadRequestError,
@@ -33,123 +27,23 @@ from agent_core.errors import (
     PlatformServerError,
     PlatformTimeoutError,
 )
+from agent_core.platform_quirks import (
+    EMPTY_SEARCH_QUIRK,
+    epoch_days_to_iso,
+    error_class_for_message,
+    normalise_dates,
+)
+
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "EMPTY_SEARCH_QUIRK",
+    "PlatformClient",
+    "epoch_days_to_iso",
+    "normalise_dates",
+]
 
 DEFAULT_TIMEOUT_S = 15.0
 """Read timeout of every platform call, in seconds."""
-
-EMPTY_SEARCH_QUIRK = 'SQL parse error: Encountered "WHERE"'
-"""Error text a real Ontul returns for a hybrid search with no lexical match."""
-
-_FORBIDDEN_WORDS = re.compile(
-    r"denied|not allowed|not permitted|forbidden|permission|unauthori[sz]ed|권한|거부",
-    re.IGNORECASE,
-)
-_DATE_NAME = re.compile(r"(_from|_to|_date|일)$")
-_EPOCH = dt.date(1970, 1, 1)
-
-
-def epoch_days_to_iso(value: int) -> str:
-    """Render an integer count of days since 1970-01-01 as an ISO date.
-
-    Args:
-        value: Days since the Unix epoch.
-
-    Returns:
-        ``YYYY-MM-DD``.
-    """
-    return (_EPOCH + dt.timedelta(days=value)).isoformat()
-
-
-def normalise_dates(
-    columns: list[str], rows: list[list[Any]], types: list[str] | None = None
-) -> list[list[Any]]:
-    """Turn integer epoch days in date columns into ISO strings.
-
-    A column counts as a date when its declared type says DATE, or its name ends
-    in ``_from``, ``_to``, ``_date`` or ``일`` (입사일, 청구일).
-
-    Args:
-        columns: Column names.
-        rows: Row values, in column order.
-        types: Declared column types, when the endpoint sends them.
-
-    Returns:
-        New rows with converted values.
-    """
-    date_cols = set()
-    for i, name in enumerate(columns):
-        declared = (types[i] if types and i < len(types) else "") or ""
-        if "DATE" in declared.upper() or _DATE_NAME.search(str(name)):
-            date_cols.add(i)
-    if not date_cols:
-        return [list(r) for r in rows]
-    out: list[list[Any]] = []
-    for row in rows:
-        new = list(row)
-        for i in date_cols:
-            if i < len(new) and isinstance(new[i], int) and not isinstance(new[i], bool):
-                new[i] = epoch_days_to_iso(new[i])
-        out.append(new)
-    return out
-
-
-class _TrackedConnection(HTTPConnection):
-    """An HTTP connection that registers its socket so ``abort()`` can end it."""
-
-    registry: weakref.WeakSet[HTTPConnection]
-
-    def connect(self) -> None:
-        super().connect()
-        self.registry.add(self)
-
-
-class _TrackedHTTPSConnection(HTTPSConnection):
-    """The TLS twin of ``_TrackedConnection`` (its ``sock`` is the TLS socket)."""
-
-    registry: weakref.WeakSet[HTTPConnection]
-
-    def connect(self) -> None:
-        super().connect()
-        self.registry.add(self)
-
-
-class _AbortableAdapter(HTTPAdapter):
-    """Transport adapter whose open sockets can be shut down from another thread."""
-
-    def __init__(self) -> None:
-        self.connections: weakref.WeakSet[HTTPConnection] = weakref.WeakSet()
-        super().__init__(pool_connections=2, pool_maxsize=4, max_retries=0)
-
-    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-        super().init_poolmanager(*args, **kwargs)
-        registry = self.connections
-        http_conn = type("Conn", (_TrackedConnection,), {"registry": registry})
-        https_conn = type("TLSConn", (_TrackedHTTPSConnection,), {"registry": registry})
-        http_pool = type("Pool", (HTTPConnectionPool,), {"ConnectionCls": http_conn})
-        https_pool = type("TLSPool", (HTTPSConnectionPool,), {"ConnectionCls": https_conn})
-        self.poolmanager.pool_classes_by_scheme = {
-            **self.poolmanager.pool_classes_by_scheme,
-            "http": http_pool,
-            "https": https_pool,
-        }
-
-    def abort(self) -> None:
-        """Shut down every open socket so blocked reads return at once."""
-        for conn in list(self.connections):
-            sock = getattr(conn, "sock", None)
-            if sock is not None:
-                try:
-                    sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-
-
-def _classify_message(message: str) -> type[PlatformError]:
-    if _FORBIDDEN_WORDS.search(message):
-        return PlatformForbiddenError
-    if re.search(r"not found|unknown|does not exist|no such", message, re.IGNORECASE):
-        return PlatformNotFoundError
-    return PlatformBadRequestError
 
 
 class PlatformClient:
@@ -177,7 +71,7 @@ class PlatformClient:
         self.timeout = timeout
         self.connect_timeout = connect_timeout
         self._session = requests.Session()
-        self._adapter = _AbortableAdapter()
+        self._adapter = AbortableAdapter()
         self._session.mount("http://", self._adapter)
         self._session.mount("https://", self._adapter)
         self._lock = threading.Lock()
@@ -369,7 +263,7 @@ class PlatformClient:
         data = self._call("POST", "/admin/query/execute", {"sql": sql})
         if data.get("status") == "error" or "error" in data:
             message = str(data.get("error") or "statement failed")
-            raise _classify_message(message)(message)
+            raise error_class_for_message(message)(message)
         cols = data.get("columns") or []
         names = [str(c.get("name")) if isinstance(c, dict) else str(c) for c in cols]
         types = [c.get("type", "") if isinstance(c, dict) else "" for c in cols]
@@ -381,7 +275,7 @@ class PlatformClient:
             message = str(data["error"])
             if EMPTY_SEARCH_QUIRK in message:
                 return {**data, "error": None, "rows": [], "rowCount": 0, "columns": []}
-            raise _classify_message(message)(message)
+            raise error_class_for_message(message)(message)
         cols = data.get("columns") or []
         names = [str(c.get("name")) if isinstance(c, dict) else str(c) for c in cols]
         rows = normalise_dates(names, data.get("rows") or [])
@@ -394,7 +288,7 @@ class PlatformClient:
             if EMPTY_SEARCH_QUIRK in exc.message:
                 return {"columns": [], "rows": [], "rowCount": 0}
             if isinstance(exc, PlatformBadRequestError | PlatformServerError):
-                raise _classify_message(exc.message)(exc.message, exc.status) from exc
+                raise error_class_for_message(exc.message)(exc.message, exc.status) from exc
             raise
         return self._tabular(data)
 
@@ -497,7 +391,7 @@ class PlatformClient:
         data = self._call("POST", f"/api/v1/action-types/{fqn}/invoke", body)
         if "error" in data and not data.get("ok"):
             message = str(data["error"])
-            raise _classify_message(message)(message)
+            raise error_class_for_message(message)(message)
         return data
 
     def audit(

@@ -283,7 +283,7 @@ def test_abort_ends_a_blocked_call_over_https(fake_tls: tuple[Script, str]) -> N
 
 @pytest.mark.parametrize("scheme", ["http://", "https://"])
 def test_both_schemes_use_the_abortable_adapter(scheme: str) -> None:
-    from agent_core.platform_client import _AbortableAdapter
+    from agent_core.abortable_http import AbortableAdapter as _AbortableAdapter
 
     client = PlatformClient("https://platform.example", "hong", "pw")
     adapter = client._session.get_adapter(scheme + "platform.example/x")
