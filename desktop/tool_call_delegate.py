@@ -1,0 +1,188 @@
+"""How one tool call looks in the list: a two-line row with a status mark and badges.
+
+The status mark is a spinner while the call runs, a pulsing dot while it awaits
+approval, a ring when it found nothing and a filled dot otherwise (crossed for
+an error or a refusal). Colours follow the palette, so rows read on a dark theme.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
+
+from desktop.tool_call_model import PHASES, ROLE_CALL, ROLE_PHASE, STATUS_COLORS
+
+if TYPE_CHECKING:
+    from desktop.tool_call_model import ToolCallRow
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+DARK_STATUS_COLORS = {
+    "ok": "#81c784",
+    "empty": "#bcaaa4",
+    "error": "#ef9a9a",
+    "denied": "#ef9a9a",
+    "awaiting": "#ffb74d",
+    "running": "#64b5f6",
+}
+"""Status colours readable on the dark palette."""
+
+
+def _is_dark(palette: QPalette) -> bool:
+    return palette.color(QPalette.ColorRole.Base).lightness() < 128
+
+
+def status_color(status: str, palette: QPalette) -> QColor:
+    """The colour of a status, readable on the palette's base colour."""
+    colors = DARK_STATUS_COLORS if _is_dark(palette) else STATUS_COLORS
+    return QColor(colors.get(status, "#808080"))
+
+
+class ToolCallDelegate(QStyledItemDelegate):
+    """Paints a call as two lines: status, name, badges, metrics / arguments."""
+
+    PADDING = 6
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:
+        """Two text lines and some air."""
+        metrics = QFontMetrics(option.font)
+        return QSize(200, metrics.height() * 2 + self.PADDING * 2 + 4)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
+        """Draw one call."""
+        call: ToolCallRow | None = index.data(ROLE_CALL)
+        if call is None:
+            super().paint(painter, option, index)
+            return
+        phase = int(index.data(ROLE_PHASE) or 0)
+        rect: QRect = option.rect
+        palette: QPalette = option.palette
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if selected:
+            painter.fillRect(rect, palette.color(QPalette.ColorRole.Highlight))
+        elif index.row() % 2:
+            painter.fillRect(rect, palette.color(QPalette.ColorRole.AlternateBase))
+        text_color = palette.color(
+            QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        )
+        dim_color = text_color if selected else palette.color(QPalette.ColorRole.PlaceholderText)
+        font: QFont = QFont(option.font)
+        metrics = QFontMetrics(font)
+        pad = self.PADDING
+        line_h = metrics.height()
+        top = rect.top() + pad
+        # status mark
+        mark = QRect(rect.left() + pad, top + (line_h - 12) // 2, 12, 12)
+        color = status_color(call.status, palette)
+        if selected:
+            color = text_color
+        self._paint_mark(painter, mark, call.status, color, phase)
+        x = mark.right() + 8
+        right = rect.right() - pad
+        # metrics on the right of line 1
+        metrics_text = call.metrics_text()
+        small = QFont(font)
+        small.setPointSizeF(max(font.pointSizeF() - 1, 7.0))
+        small_metrics = QFontMetrics(small)
+        if metrics_text:
+            width = small_metrics.horizontalAdvance(metrics_text)
+            painter.setFont(small)
+            painter.setPen(dim_color)
+            painter.drawText(
+                QRect(right - width, top, width, line_h),
+                int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter),
+                metrics_text,
+            )
+            right -= width + 8
+        # tool name
+        bold = QFont(font)
+        bold.setBold(True)
+        painter.setFont(bold)
+        painter.setPen(text_color)
+        name = QFontMetrics(bold).elidedText(call.tool, Qt.TextElideMode.ElideRight, right - x)
+        name_w = QFontMetrics(bold).horizontalAdvance(name)
+        painter.drawText(QRect(x, top, name_w, line_h), int(Qt.AlignmentFlag.AlignVCenter), name)
+        x += name_w + 8
+        # status word unless plain ok
+        if call.status != "ok" and x < right:
+            word = small_metrics.elidedText(
+                call.status_text(phase), Qt.TextElideMode.ElideRight, right - x
+            )
+            painter.setFont(small)
+            painter.setPen(color)
+            word_w = small_metrics.horizontalAdvance(word)
+            painter.drawText(
+                QRect(x, top, word_w, line_h), int(Qt.AlignmentFlag.AlignVCenter), word
+            )
+            x += word_w + 8
+        # badges
+        painter.setFont(small)
+        for text, fill in call.badges():
+            width = small_metrics.horizontalAdvance(text) + 10
+            if x + width > right:
+                break
+            pill = QRect(
+                x,
+                top + (line_h - small_metrics.height() - 2) // 2,
+                width,
+                small_metrics.height() + 2,
+            )
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(fill))
+            painter.drawRoundedRect(pill, pill.height() / 2, pill.height() / 2)
+            painter.setPen(QColor("#ffffff"))
+            painter.drawText(pill, int(Qt.AlignmentFlag.AlignCenter), text)
+            x += width + 4
+        # line 2: arguments summary, or the error in red
+        second = QRect(
+            mark.right() + 8, top + line_h + 1, rect.right() - pad - mark.right() - 8, line_h + 3
+        )
+        painter.setFont(font)
+        if call.error and call.status in ("error", "denied"):
+            painter.setPen(text_color if selected else status_color("error", palette))
+            line = call.error
+        else:
+            painter.setPen(dim_color)
+            line = call.arguments_summary()
+        painter.drawText(
+            second,
+            int(Qt.AlignmentFlag.AlignVCenter),
+            metrics.elidedText(line, Qt.TextElideMode.ElideRight, second.width()),
+        )
+        painter.restore()
+
+    @staticmethod
+    def _paint_mark(painter: QPainter, mark: QRect, status: str, color: QColor, phase: int) -> None:
+        if status == "running":
+            pen = QPen(color, 2.0)
+            pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            start = -int(360 * 16 * phase / PHASES)
+            painter.drawArc(mark.adjusted(1, 1, -1, -1), start, 270 * 16)
+            return
+        if status == "awaiting":
+            pulse = QColor(color)
+            pulse.setAlphaF(0.35 + 0.65 * abs((phase % PHASES) - PHASES / 2) / (PHASES / 2))
+            painter.setPen(QPen(color, 1.5))
+            painter.setBrush(pulse)
+            painter.drawEllipse(mark.adjusted(1, 1, -1, -1))
+            return
+        if status == "empty":
+            painter.setPen(QPen(color, 1.5))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawEllipse(mark.adjusted(2, 2, -2, -2))
+            return
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(color)
+        painter.drawEllipse(mark.adjusted(1, 1, -1, -1))
+        if status in ("error", "denied"):
+            painter.setPen(QPen(QColor("#ffffff"), 1.6))
+            inner = mark.adjusted(4, 4, -4, -4)
+            painter.drawLine(inner.topLeft(), inner.bottomRight())
+            painter.drawLine(inner.topRight(), inner.bottomLeft())
