@@ -1,21 +1,25 @@
-"""The RegDesk main window: persona switcher, chat + tool panel, split view, status."""
+"""The RegDesk main window: persona switcher, chat + tool panel, split view, status.
+
+The window is the shell: toolbar, status line, the single/split pages and the
+turn actions. What it delegates lives next to it: service start-up
+(``desktop.service_startup``), approval dialogs (``desktop.approval_coordinator``),
+history (``desktop.chat_history``), the sign-in placeholder
+(``desktop.sign_in_placeholder``) and saving exports (``desktop.export_actions``).
+"""
 
 from __future__ import annotations
 
 import gc
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QThread, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QPushButton,
     QStackedWidget,
     QTextEdit,
@@ -24,59 +28,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.approval_coordinator import ApprovalCoordinator
+from desktop.chat_history import ChatHistory
+from desktop.demo_personas import DEMO_PERSONAS, demo_passwords
+from desktop.service_startup import ServiceStarter, start_services
 from desktop.sessions import SessionRegistry
+from desktop.sign_in_placeholder import SignInPlaceholder
 
 if TYPE_CHECKING:
     from agent_core.approval import ApprovalDecision
     from agent_core.config import Endpoints
-    from agent_core.events import ApprovalRequested
     from desktop.persona_pane import PaneResult, PersonaPane
     from desktop.services import ServiceProvider
     from desktop.split_view import SplitCompareView
 
-DEMO_PERSONAS = ("hong", "park", "cho")
-"""The demo organisation's personas, offered on first start."""
-
-
-def demo_passwords(ground_truth: dict[str, Any] | None) -> dict[str, str]:
-    """Demo persona passwords recorded in the embedded organisation's ground truth.
-
-    Args:
-        ground_truth: ``Endpoints.ground_truth`` (None for a real platform).
-
-    Returns:
-        Passwords by username; empty when there is no demo organisation.
-    """
-    if not ground_truth:
-        return {}
-    found: dict[str, str] = {}
-    personas = ground_truth.get("personas") or ground_truth.get("users") or {}
-    entries = personas.items() if isinstance(personas, dict) else enumerate(personas)
-    for key, entry in entries:
-        if isinstance(entry, dict) and entry.get("password"):
-            name = entry.get("username") or entry.get("user_id") or key
-            found[str(name)] = str(entry["password"])
-    for name, password in (ground_truth.get("passwords") or {}).items():
-        found.setdefault(str(name), str(password))
-    return found
-
-
-class _ServiceStarter(QObject):
-    """Calls ``provider.start()`` in its own thread."""
-
-    ready = Signal(object)
-    failed = Signal(str)
-
-    def __init__(self, provider: ServiceProvider) -> None:
-        super().__init__()
-        self._provider = provider
-
-    @Slot()
-    def run(self) -> None:
-        try:
-            self.ready.emit(self._provider.start())
-        except Exception as exc:  # the window shows it; the app keeps running
-            self.failed.emit(f"{type(exc).__name__}: {exc}")
+__all__ = ["DEMO_PERSONAS", "MainWindow", "ServiceStarter", "demo_passwords"]
 
 
 class MainWindow(QMainWindow):
@@ -106,10 +72,11 @@ class MainWindow(QMainWindow):
         self.offer_login = offer_login
         self.sessions = SessionRegistry(self)
         self.panes: dict[str, PersonaPane] = {}
-        self.approval_dialogs: list[Any] = []
-        self.auto_approval: ApprovalDecision | None = None
-        self._history: Any = None
-        self._history_opened = False
+        self.approvals = ApprovalCoordinator(self)
+        self._chat_history = ChatHistory(
+            lambda message, ms: self.statusBar().showMessage(message, ms),
+            self._history_failed.emit,
+        )
         self.last_comparison: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self._shut_down = False
         self._gc_frozen = False
@@ -159,7 +126,10 @@ class MainWindow(QMainWindow):
         QShortcut(QKeySequence("Ctrl+P"), self, self.focus_persona_switcher)
 
         self.single_stack = QStackedWidget(self)
-        self.placeholder = self._build_placeholder()
+        self.placeholder = SignInPlaceholder(self)
+        self.placeholder.sign_in_requested.connect(self.open_login_dialog)
+        self.placeholder_button = self.placeholder.button
+        self.placeholder_status = self.placeholder.status
         self.single_stack.addWidget(self.placeholder)
         self.question_edit = QTextEdit(self)
         self.question_edit.setAcceptRichText(False)
@@ -208,34 +178,6 @@ class MainWindow(QMainWindow):
         """True while the split comparison is the page in view."""
         return self._split_view is not None and self.pages.currentWidget() is self._split_view
 
-    def _build_placeholder(self) -> QWidget:
-        """No persona yet: say what to do, with the button to do it."""
-        page = QWidget(self)
-        layout = QVBoxLayout(page)
-        layout.addStretch(1)
-        title = QLabel(self.tr("Nobody is signed in yet"), page)
-        title.setStyleSheet("font-size: 16pt; font-weight: 600;")
-        text = QLabel(
-            self.tr(
-                "RegDesk answers as the persona you sign in as: each sees only what the"
-                " platform allows that person. Sign in as one persona to ask, or as"
-                " several to compare their answers side by side (Ctrl+T)."
-            ),
-            page,
-        )
-        text.setWordWrap(True)
-        text.setMaximumWidth(560)
-        self.placeholder_button = QPushButton(self.tr("Sign in…"), page)
-        self.placeholder_button.setDefault(True)
-        self.placeholder_button.clicked.connect(lambda *_: self.open_login_dialog())
-        self.placeholder_button.setEnabled(False)
-        self.placeholder_status = QLabel(self.tr("Starting the platform…"), page)
-        self.placeholder_status.setEnabled(False)
-        for widget in (title, text, self.placeholder_button, self.placeholder_status):
-            layout.addWidget(widget, 0, Qt.AlignmentFlag.AlignHCenter)
-        layout.addStretch(2)
-        return page
-
     def _update_title(self) -> None:
         """Window title: the app and who is asking."""
         if self._in_split() and self.split_view.panes:
@@ -261,17 +203,9 @@ class MainWindow(QMainWindow):
 
     # services ----------------------------------------------------------------
     def _start_services(self) -> None:
-        self._service_thread = QThread()
-        self._service_thread.setObjectName("regdesk-services")
-        self._starter = _ServiceStarter(self.provider)
-        self._starter.moveToThread(self._service_thread)
-        self._service_thread.started.connect(self._starter.run)
-        self._starter.ready.connect(self._on_services_ready)
-        self._starter.failed.connect(self._on_services_failed)
-        direct = Qt.ConnectionType.DirectConnection
-        self._starter.ready.connect(self._service_thread.quit, direct)
-        self._starter.failed.connect(self._service_thread.quit, direct)
-        self._service_thread.start()
+        self._service_thread, self._starter = start_services(
+            self.provider, self._on_services_ready, self._on_services_failed
+        )
 
     def _on_services_ready(self, endpoints: Endpoints) -> None:
         self.endpoints = endpoints
@@ -326,7 +260,7 @@ class MainWindow(QMainWindow):
             from desktop.persona_pane import PersonaPane  # the first login, not the first paint
 
             pane = PersonaPane(username, self)
-            pane.approval_handler = self._ask_approval
+            pane.approval_handler = self.approvals.ask
             pane.turn_finished.connect(self._save_turn)
             pane.turn_started.connect(self._update_running)
             pane.turn_finished.connect(self._update_running)
@@ -342,7 +276,7 @@ class MainWindow(QMainWindow):
             self.persona_switcher.addItem(self.sessions.label(username), username)
         self.persona_switcher.setCurrentIndex(self.persona_switcher.findData(username))
         for split in self._split_view.split_panes if self._split_view else []:
-            split.pane.approval_handler = self._ask_approval
+            split.pane.approval_handler = self.approvals.ask
             split.pane.citation_clicked.connect(self.open_evidence)
         self.persona_logged_in.emit(username)
         return pane
@@ -440,7 +374,7 @@ class MainWindow(QMainWindow):
             if len(self.split_view.panes) < 2:
                 self.split_view.add_pane()
             for pane in self.split_view.panes:
-                pane.approval_handler = self._ask_approval
+                pane.approval_handler = self.approvals.ask
                 pane.citation_clicked.connect(self.open_evidence)
                 pane.turn_started.connect(self._update_running)
                 pane.turn_finished.connect(self._update_running)
@@ -474,87 +408,35 @@ class MainWindow(QMainWindow):
             self._gc_frozen = True
 
     # approvals -------------------------------------------------------------------
-    def _ask_approval(self, pane: PersonaPane, request: ApprovalRequested) -> None:
-        if self.auto_approval is not None:
-            pane.answer_approval(request.call_id, self.auto_approval)
-            return
-        from desktop.approval_dialog import ApprovalDialog
+    @property
+    def approval_dialogs(self) -> list[Any]:
+        """Approval dialogs open now, oldest first."""
+        return self.approvals.dialogs
 
-        dialog = ApprovalDialog(request, self)
-        self.approval_dialogs.append(dialog)
-        turn_open = [True]
+    @property
+    def auto_approval(self) -> ApprovalDecision | None:
+        """When set, every approval request gets this answer without a dialog."""
+        return self.approvals.auto_approval
 
-        def turn_over(*_: object) -> None:
-            # the turn ended (finished, failed, cancelled): close without answering
-            turn_open[0] = False
-            dialog.reject()
-
-        def answered(*_: object) -> None:
-            if dialog in self.approval_dialogs:
-                self.approval_dialogs.remove(dialog)
-            pane.turn_finished.disconnect(turn_over)
-            if turn_open[0]:
-                pane.answer_approval(request.call_id, dialog.decision)
-            dialog.deleteLater()
-
-        pane.turn_finished.connect(turn_over)
-        dialog.finished.connect(answered)
-        dialog.open()
+    @auto_approval.setter
+    def auto_approval(self, decision: ApprovalDecision | None) -> None:
+        self.approvals.auto_approval = decision
 
     # history -----------------------------------------------------------------------
     @property
     def history(self) -> Any:
         """The ``HistoryStore`` (opened on first use or right after the first paint)."""
-        if not self._history_opened and not self._shut_down:
-            self._open_history()
-        return self._history
+        return self._chat_history.store
 
     @history.setter
     def history(self, store: Any) -> None:
-        self._history_opened = True
-        self._history = store
-
-    def _open_history(self) -> None:
-        self._history_opened = True
-        try:
-            from agent_core.paths import user_data_dir
-            from desktop.history_store import HistoryStore
-
-            self._history = HistoryStore(user_data_dir() / "history.sqlite")
-        except Exception as exc:  # history is a convenience; the app runs without it
-            self._history = None
-            self.statusBar().showMessage(self.tr("History unavailable: {0}").format(exc), 10000)
+        self._chat_history.store = store
 
     def _load_history(self, pane: PersonaPane) -> None:
-        if self.history is None or pane.transcript.rowCount():
-            return
-        try:
-            records = self.history.turns(pane.persona)
-        except Exception as exc:
-            self.statusBar().showMessage(self.tr("History unavailable: {0}").format(exc), 10000)
-            return
-        for record in records:
-            pane.transcript.add_question(record.question)
-            if record.answer:
-                pane.transcript.add_answer(record.answer)
-            elif record.status != "answered":
-                pane.transcript.add_notice(self.tr("({0})").format(record.status))
+        self._chat_history.load_into(pane)
 
     def _save_turn(self, result: PaneResult) -> None:
-        if self.history is None:
-            return
-        # written by the store's own thread: a long turn's JSON and the commit
-        # would otherwise stall the GUI just as the answer completes
-        self.history.submit_turn(
-            result.persona,
-            result.question,
-            result.answer,
-            result.events,
-            result.started_at,
-            result.elapsed_ms,
-            result.status,
-            on_error=lambda exc: self._history_failed.emit(str(exc)),
-        )
+        self._chat_history.save(result)
 
     # export, evidence and dialogs ---------------------------------------------------
     def _comparison_ready(self, panes: list[dict[str, Any]], differences: list[Any]) -> None:
@@ -590,19 +472,9 @@ class MainWindow(QMainWindow):
         )
 
     def _save_export(self, item: Any, to_markdown: Any, to_json: Any, stem: str) -> None:
-        path, chosen = QFileDialog.getSaveFileName(
-            self,
-            self.tr("Export"),
-            str(Path.home() / f"regdesk-{stem}.md"),
-            self.tr("Markdown (*.md);;JSON (*.json)"),
-        )
-        if not path:
-            return
-        as_json = path.endswith(".json") or "json" in chosen.lower()
-        try:
-            Path(path).write_text(to_json(item) if as_json else to_markdown(item), "utf-8")
-        except OSError as exc:
-            QMessageBox.warning(self, self.tr("Export failed"), str(exc))
+        from desktop.export_actions import save_export
+
+        save_export(self, item, to_markdown, to_json, stem)
 
     def open_evidence(self, doc_no: str, version: int | None) -> None:
         """Show the cited document and version (fetched as the pane's persona)."""
@@ -650,8 +522,8 @@ class MainWindow(QMainWindow):
         if self._shut_down:
             return
         self._shut_down = True
-        for dialog in list(self.approval_dialogs):
-            dialog.reject()
+        self._chat_history.may_open = False
+        self.approvals.reject_all()
         for pane in self.all_panes():
             pane.stop()
         for pane in self.all_panes():
@@ -662,9 +534,7 @@ class MainWindow(QMainWindow):
             close = getattr(session, "close", None)
             if close is not None:
                 close()
-        if self._history is not None:
-            self._history.close()
-        self.history = None
+        self._chat_history.close()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Closing with turns running cancels them and waits for their threads."""

@@ -1,0 +1,111 @@
+"""The window's conversation history: opened lazily, replayed into a new pane, saved per turn."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QCoreApplication
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from desktop.persona_pane import PaneResult, PersonaPane
+
+
+class ChatHistory:
+    """Keeps each persona's finished turns in the ``HistoryStore``.
+
+    History is a convenience: when the store cannot be opened or read, the
+    status line says so and the app runs without it. Its messages keep the
+    ``MainWindow`` translation context they were written in.
+    """
+
+    def __init__(
+        self,
+        show_message: Callable[[str, int], None],
+        on_write_error: Callable[[str], None],
+    ) -> None:
+        """Report problems to the status line.
+
+        Args:
+            show_message: Shows a message for some milliseconds (the status bar's
+                ``showMessage``).
+            on_write_error: Called from the store's thread when a background write
+                fails (a signal's ``emit``, so the message reaches the GUI thread).
+        """
+        self._show_message = show_message
+        self._on_write_error = on_write_error
+        self._store: Any = None
+        self._opened = False
+        self.may_open = True
+        """False once the window is closing: a store never opened stays closed."""
+
+    @property
+    def store(self) -> Any:
+        """The ``HistoryStore`` (opened on first use), or None when unavailable or closed."""
+        if not self._opened and self.may_open:
+            self._open()
+        return self._store
+
+    @store.setter
+    def store(self, store: Any) -> None:
+        self._opened = True
+        self._store = store
+
+    def _open(self) -> None:
+        self._opened = True
+        try:
+            from agent_core.paths import user_data_dir
+            from desktop.history_store import HistoryStore
+
+            self._store = HistoryStore(user_data_dir() / "history.sqlite")
+        except Exception as exc:  # history is a convenience; the app runs without it
+            self._store = None
+            self._show_message(
+                QCoreApplication.translate("MainWindow", "History unavailable: {0}").format(exc),
+                10000,
+            )
+
+    def load_into(self, pane: PersonaPane) -> None:
+        """Replay a persona's earlier turns into its new, empty pane."""
+        if self.store is None or pane.transcript.rowCount():
+            return
+        try:
+            records = self.store.turns(pane.persona)
+        except Exception as exc:
+            self._show_message(
+                QCoreApplication.translate("MainWindow", "History unavailable: {0}").format(exc),
+                10000,
+            )
+            return
+        for record in records:
+            pane.transcript.add_question(record.question)
+            if record.answer:
+                pane.transcript.add_answer(record.answer)
+            elif record.status != "answered":
+                pane.transcript.add_notice(
+                    QCoreApplication.translate("MainWindow", "({0})").format(record.status)
+                )
+
+    def save(self, result: PaneResult) -> None:
+        """Save a finished turn (written in the background)."""
+        if self.store is None:
+            return
+        # written by the store's own thread: a long turn's JSON and the commit
+        # would otherwise stall the GUI just as the answer completes
+        self.store.submit_turn(
+            result.persona,
+            result.question,
+            result.answer,
+            result.events,
+            result.started_at,
+            result.elapsed_ms,
+            result.status,
+            on_error=lambda exc: self._on_write_error(str(exc)),
+        )
+
+    def close(self) -> None:
+        """Close the store if it was opened; never open it again."""
+        if self._store is not None:
+            self._store.close()
+        self.store = None
