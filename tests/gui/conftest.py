@@ -5,7 +5,11 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+import keyring
+import keyring.backends.fail
 import pytest
+
+from tests.gui.keyrings import DictKeyring
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -53,6 +57,25 @@ def window_factory(qtbot: Any, provider: Any) -> Any:
     yield create
     for window in windows:
         window.shutdown()
+
+
+@pytest.fixture
+def test_keyring() -> Iterator[DictKeyring]:
+    """Secrets go to an in-memory keyring for the test (the real ``keyring`` API)."""
+    previous = keyring.get_keyring()
+    backend = DictKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def no_keyring() -> Iterator[None]:
+    """No keyring at all, as on a desktop without a secret service."""
+    previous = keyring.get_keyring()
+    keyring.set_keyring(keyring.backends.fail.Keyring())
+    yield
+    keyring.set_keyring(previous)
 
 
 @pytest.fixture(autouse=True)

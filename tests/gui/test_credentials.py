@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 import keyring
 import keyring.backends.fail
 import pytest
-from keyring.backend import KeyringBackend
 from PySide6.QtCore import QSettings
 
 from agent_core.errors import AdminRefusedError, PlatformAuthError
@@ -21,49 +20,12 @@ from desktop.login_dialog import LoginDialog
 from desktop.settings import AppSettings
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from pathlib import Path
+
+    from tests.gui.keyrings import DictKeyring
 
 URL = "http://127.0.0.1:8765"
 SECRET = "hong-pw-7c1e9a"
-
-
-class DictKeyring(KeyringBackend):
-    """A keyring backend for tests: real keyring API, secrets in a dict."""
-
-    priority = -1  # type: ignore[assignment]  # below fail.Keyring: never auto-selected
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.secrets: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.secrets.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.secrets[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        if (service, username) not in self.secrets:
-            raise keyring.errors.PasswordDeleteError(username)
-        del self.secrets[(service, username)]
-
-
-@pytest.fixture
-def test_keyring() -> Iterator[DictKeyring]:
-    previous = keyring.get_keyring()
-    backend = DictKeyring()
-    keyring.set_keyring(backend)
-    yield backend
-    keyring.set_keyring(previous)
-
-
-@pytest.fixture
-def no_keyring() -> Iterator[None]:
-    previous = keyring.get_keyring()
-    keyring.set_keyring(keyring.backends.fail.Keyring())
-    yield
-    keyring.set_keyring(previous)
 
 
 class FakeSession:

@@ -10,9 +10,7 @@ import csv
 import json
 from typing import TYPE_CHECKING, Any
 
-import keyring
 import pytest
-from keyring.backend import KeyringBackend
 from PySide6.QtCore import QCoreApplication, QSettings, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtTest import QTest
@@ -28,8 +26,9 @@ from desktop.settings_dialog import SettingsDialog
 from desktop.theme import app_icon, apply_theme
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from pathlib import Path
+
+    from tests.gui.keyrings import DictKeyring
 
 REQUEST = ApprovalRequested(
     call_id="toolu_1",
@@ -38,34 +37,6 @@ REQUEST = ApprovalRequested(
     arguments={"doc_no": "HR-REG-003", "version": 3, "reason": "시행일이 문서와 다릅니다"},
     idempotency_key="hong:HR-REG-003:3:5f2c",
 )
-
-
-class DictKeyring(KeyringBackend):
-    """A keyring backend for tests: the real keyring API, secrets in a dict."""
-
-    priority = -1  # type: ignore[assignment]  # below fail.Keyring: never auto-selected
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.secrets: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service: str, username: str) -> str | None:
-        return self.secrets.get((service, username))
-
-    def set_password(self, service: str, username: str, password: str) -> None:
-        self.secrets[(service, username)] = password
-
-    def delete_password(self, service: str, username: str) -> None:
-        self.secrets.pop((service, username), None)
-
-
-@pytest.fixture
-def test_keyring() -> Iterator[DictKeyring]:
-    previous = keyring.get_keyring()
-    backend = DictKeyring()
-    keyring.set_keyring(backend)
-    yield backend
-    keyring.set_keyring(previous)
 
 
 def _approval(qtbot: Any) -> ApprovalDialog:

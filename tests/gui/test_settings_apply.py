@@ -10,12 +10,11 @@ from PySide6.QtCore import QSettings
 from agent_core.config import DEFAULT_CLAUDE_MODEL, OFFLINE_MODEL_NAME, endpoints_from_env
 from desktop.credentials import CredentialStore
 from desktop.settings import AppSettings, configured_services
-from tests.gui.test_credentials import test_keyring  # noqa: F401  (fixture)
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from tests.gui.test_credentials import DictKeyring
+    from tests.gui.keyrings import DictKeyring
 
 EMBEDDED = "http://127.0.0.1:1111"
 MODEL = "http://127.0.0.1:2222"
@@ -34,7 +33,7 @@ def _no_service_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_defaults_keep_the_embedded_services(
     settings: AppSettings,
-    test_keyring: DictKeyring,  # noqa: F811
+    test_keyring: DictKeyring,
 ) -> None:
     ontul, key = configured_services(settings, CredentialStore())
     endpoints = endpoints_from_env(
@@ -48,7 +47,7 @@ def test_defaults_keep_the_embedded_services(
 
 def test_chosen_server_and_claude_key_are_used(
     settings: AppSettings,
-    test_keyring: DictKeyring,  # noqa: F811
+    test_keyring: DictKeyring,
 ) -> None:
     settings.ontul_url = "https://ontul.example.com/"
     settings.model = "claude"
@@ -66,7 +65,7 @@ def test_chosen_server_and_claude_key_are_used(
 
 def test_a_stored_key_is_ignored_while_the_offline_model_is_chosen(
     settings: AppSettings,
-    test_keyring: DictKeyring,  # noqa: F811
+    test_keyring: DictKeyring,
 ) -> None:
     store = CredentialStore()
     store.save_api_key("sk-test-123")
