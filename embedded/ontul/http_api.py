@@ -1,8 +1,10 @@
-"""HTTP surface of the platform: routing, request models, JSON errors.
+"""HTTP surface of the platform: endpoints, routing, JSON errors.
 
 Every failure is a JSON ``{"error": ...}`` with a 4xx status that says what is
 wrong; an unexpected exception is logged and answered with 500
-``{"error": "internal error"}`` (no traceback leaves the process).
+``{"error": "internal error"}`` (no traceback leaves the process). Request
+bodies (size, media type, JSON limits, pydantic models) are read by
+``embedded.ontul.request_bodies``.
 """
 
 from __future__ import annotations
@@ -16,12 +18,26 @@ from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 
 from embedded.ontul import ontology, retrievers
 from embedded.ontul.auth import ACCESS, REFRESH
 from embedded.ontul.errors import ApiError, PolicyDenied, QueryRefused
 from embedded.ontul.guarded_sqlite import run_guarded
+from embedded.ontul.request_bodies import (
+    MAX_BODY_BYTES,
+    MAX_JSON_DEPTH,
+    ActionBody,
+    LoginBody,
+    ObjectQueryBody,
+    RefreshBody,
+    RetrieverBody,
+    SqlBody,
+    TraverseBody,
+    parse_json_object,
+    read_json_body,
+    validation_message,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -30,132 +46,27 @@ if TYPE_CHECKING:
     from embedded.ontul.context import PlatformContext
     from embedded.ontul.policy import UserRecord
 
+__all__ = [
+    "MAX_BODY_BYTES",
+    "MAX_JSON_DEPTH",
+    "MAX_SQL_ROWS",
+    "ROUTES",
+    "ActionBody",
+    "Api",
+    "Handler",
+    "LoginBody",
+    "ObjectQueryBody",
+    "RefreshBody",
+    "RetrieverBody",
+    "SqlBody",
+    "TraverseBody",
+    "parse_json_object",
+]
+
 log = logging.getLogger("embedded.ontul")
 
-MAX_BODY_BYTES = 1024 * 1024
-"""Larger request bodies are refused with 413."""
 MAX_SQL_ROWS = 10_000
 """A SQL result with more rows is refused (the caller should add a LIMIT)."""
-MAX_JSON_DEPTH = 32
-"""Deeper JSON request bodies are refused with 400."""
-
-
-class _Body(BaseModel):
-    model_config = ConfigDict(strict=True, extra="ignore")
-
-
-class LoginBody(_Body):
-    username: str
-    password: str
-
-
-class RefreshBody(_Body):
-    refreshToken: str
-
-
-class SqlBody(_Body):
-    sql: str
-
-
-class RetrieverBody(_Body):
-    args: dict[str, Any] = {}
-    maxRows: int | None = None
-
-
-class ObjectQueryBody(_Body):
-    filters: dict[str, Any] | None = None
-    select: list[str] | None = None
-    orderBy: str | None = None
-    desc: bool = False
-    limit: int | None = None
-
-
-class TraverseBody(_Body):
-    sourceKey: str
-    select: list[str] | None = None
-    limit: int | None = None
-    maxDepth: int | None = None
-
-
-class ActionBody(_Body):
-    args: dict[str, Any]
-    idempotencyKey: str | None = None
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ApiError(400, f"malformed JSON: duplicate key {key!r}")
-        out[key] = value
-    return out
-
-
-def _json_depth(raw: str) -> int:
-    """Deepest ``[``/``{`` nesting of a JSON text, ignoring brackets inside strings."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in raw:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-    return deepest
-
-
-def parse_json_object(raw: bytes) -> dict[str, Any]:
-    """Decode a request body that must be one JSON object.
-
-    Refuses (400) invalid UTF-8 or JSON, nesting deeper than
-    :data:`MAX_JSON_DEPTH`, duplicate keys, numbers too long to convert,
-    ``NaN``/``Infinity`` and any top level other than an object.
-
-    Args:
-        raw: The body bytes.
-
-    Returns:
-        The decoded object.
-
-    Raises:
-        ApiError: 400 with what is wrong.
-    """
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ApiError(400, f"malformed JSON: {exc}") from None
-    if _json_depth(text) > MAX_JSON_DEPTH:
-        raise ApiError(400, f"malformed JSON: nested deeper than {MAX_JSON_DEPTH}")
-
-    def no_constant(name: str) -> Any:
-        raise ApiError(400, f"malformed JSON: {name} is not a number")
-
-    try:
-        data = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=no_constant)
-    except json.JSONDecodeError as exc:
-        raise ApiError(400, f"malformed JSON: {exc}") from None
-    except (ValueError, RecursionError) as exc:  # e.g. an integer of 5,000 digits
-        raise ApiError(400, f"malformed JSON: {str(exc).splitlines()[0][:120]}") from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "request body must be a JSON object")
-    return data
-
-
-def _validation_message(exc: ValidationError) -> str:
-    parts = []
-    for err in exc.errors()[:3]:
-        where = ".".join(str(p) for p in err["loc"]) or "body"
-        parts.append(f"{where}: {err['msg']}")
-    return "invalid request: " + "; ".join(parts)
 
 
 class Api:
@@ -343,35 +254,6 @@ class Handler(BaseHTTPRequestHandler):
         verbs = {verb for verb, pattern, _ in ROUTES if pattern.fullmatch(path)}
         return ", ".join(sorted(verbs | ({"HEAD"} if "GET" in verbs else set())))
 
-    def _body(self) -> dict[str, Any]:
-        length_header = self.headers.get("Content-Length")
-        if self.headers.get("Transfer-Encoding"):
-            self.close_connection = True
-            raise ApiError(411, "send the body with a Content-Length")
-        if length_header is None:
-            self.close_connection = True
-            raise ApiError(411, "a JSON body with a Content-Length is required")
-        try:
-            length = int(length_header)
-        except ValueError:
-            self.close_connection = True
-            raise ApiError(400, "bad Content-Length") from None
-        if length < 0:
-            self.close_connection = True
-            raise ApiError(400, "bad Content-Length")
-        if length > MAX_BODY_BYTES:
-            self.close_connection = True
-            raise ApiError(413, f"request body larger than {MAX_BODY_BYTES} bytes")
-        raw = self.rfile.read(length) if length > 0 else b""
-        media_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
-        if media_type != "application/json":
-            # Also keeps a web page from POSTing a "simple" text/plain body to
-            # the loopback server without a CORS preflight.
-            raise ApiError(415, "send the body as Content-Type: application/json")
-        if not raw:
-            raise ApiError(400, "request body must be a JSON object")
-        return parse_json_object(raw)
-
     def _dispatch(self, method: str) -> None:
         try:
             status, payload = self._route(method)
@@ -382,7 +264,7 @@ class Handler(BaseHTTPRequestHandler):
         except QueryRefused as exc:
             status, payload = 400, {"error": str(exc)}
         except ValidationError as exc:
-            status, payload = 400, {"error": _validation_message(exc)}
+            status, payload = 400, {"error": validation_message(exc)}
         except Exception:
             log.exception("internal error on %s %s", method, self.path)
             status, payload = 500, {"error": "internal error"}
@@ -411,25 +293,25 @@ class Handler(BaseHTTPRequestHandler):
         return 200, {"status": "ok"}
 
     def _h_login(self, query: dict[str, list[str]]) -> tuple[int, object]:
-        return 200, self.api.login(LoginBody.model_validate(self._body()))
+        return 200, self.api.login(LoginBody.model_validate(read_json_body(self)))
 
     def _h_refresh(self, query: dict[str, list[str]]) -> tuple[int, object]:
-        return 200, self.api.refresh(RefreshBody.model_validate(self._body()))
+        return 200, self.api.refresh(RefreshBody.model_validate(read_json_body(self)))
 
     def _h_sql(self, query: dict[str, list[str]]) -> tuple[int, object]:
-        body = self._body()
+        body = read_json_body(self)
         user = self._user()
         return 200, self.api.execute_sql(user, SqlBody.model_validate(body))
 
     def _h_retriever(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
-        body = RetrieverBody.model_validate(self._body())
+        body = RetrieverBody.model_validate(read_json_body(self))
         user = self._user()
         if body.maxRows is not None and body.maxRows < 1:
             raise ApiError(400, "maxRows must be positive")
         return 200, retrievers.invoke_retriever(self.api.ctx, user, fqn, body.args, body.maxRows)
 
     def _h_objects(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
-        body = ObjectQueryBody.model_validate(self._body())
+        body = ObjectQueryBody.model_validate(read_json_body(self))
         user = self._user()
         return 200, ontology.query_objects(
             self.api.ctx,
@@ -443,7 +325,7 @@ class Handler(BaseHTTPRequestHandler):
         )
 
     def _h_link(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
-        body = TraverseBody.model_validate(self._body())
+        body = TraverseBody.model_validate(read_json_body(self))
         user = self._user()
         result = ontology.traverse_link(
             self.api.ctx, user, fqn, body.sourceKey, body.select, body.limit, body.maxDepth
@@ -453,7 +335,7 @@ class Handler(BaseHTTPRequestHandler):
         return 200, {**result, "asOf": self.api.ctx.today.isoformat()}
 
     def _h_action(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
-        body = ActionBody.model_validate(self._body())
+        body = ActionBody.model_validate(read_json_body(self))
         user = self._user()
         return 200, ontology.invoke_action(self.api.ctx, user, fqn, body.args, body.idempotencyKey)
 

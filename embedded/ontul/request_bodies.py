@@ -1,0 +1,211 @@
+"""Request bodies of the platform's HTTP API: size, media type, JSON, models.
+
+A body must come with a Content-Length (no chunked uploads) of at most
+:data:`MAX_BODY_BYTES`, as ``application/json``, and decode to one JSON object
+within :data:`MAX_JSON_DEPTH`; the pydantic models then check its fields
+strictly. Every refusal is an :class:`ApiError` with a 4xx status.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from embedded.ontul.errors import ApiError
+
+if TYPE_CHECKING:
+    from http.server import BaseHTTPRequestHandler
+
+MAX_BODY_BYTES = 1024 * 1024
+"""Larger request bodies are refused with 413."""
+MAX_JSON_DEPTH = 32
+"""Deeper JSON request bodies are refused with 400."""
+
+
+class _Body(BaseModel):
+    """Strict request body: no type coercion, unknown keys ignored."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+
+class LoginBody(_Body):
+    """Body of POST /admin/auth/login."""
+
+    username: str
+    password: str
+
+
+class RefreshBody(_Body):
+    """Body of POST /admin/auth/refresh."""
+
+    refreshToken: str
+
+
+class SqlBody(_Body):
+    """Body of POST /admin/query/execute."""
+
+    sql: str
+
+
+class RetrieverBody(_Body):
+    """Body of POST /api/v1/retrievers/{fqn}/invoke."""
+
+    args: dict[str, Any] = {}
+    maxRows: int | None = None
+
+
+class ObjectQueryBody(_Body):
+    """Body of POST /api/v1/object-types/{fqn}/query."""
+
+    filters: dict[str, Any] | None = None
+    select: list[str] | None = None
+    orderBy: str | None = None
+    desc: bool = False
+    limit: int | None = None
+
+
+class TraverseBody(_Body):
+    """Body of POST /api/v1/link-types/{fqn}/traverse."""
+
+    sourceKey: str
+    select: list[str] | None = None
+    limit: int | None = None
+    maxDepth: int | None = None
+
+
+class ActionBody(_Body):
+    """Body of POST /api/v1/action-types/{fqn}/invoke."""
+
+    args: dict[str, Any]
+    idempotencyKey: str | None = None
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ApiError(400, f"malformed JSON: duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+def _json_depth(raw: str) -> int:
+    """Deepest ``[``/``{`` nesting of a JSON text, ignoring brackets inside strings."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def parse_json_object(raw: bytes) -> dict[str, Any]:
+    """Decode a request body that must be one JSON object.
+
+    Refuses (400) invalid UTF-8 or JSON, nesting deeper than
+    :data:`MAX_JSON_DEPTH`, duplicate keys, numbers too long to convert,
+    ``NaN``/``Infinity`` and any top level other than an object.
+
+    Args:
+        raw: The body bytes.
+
+    Returns:
+        The decoded object.
+
+    Raises:
+        ApiError: 400 with what is wrong.
+    """
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ApiError(400, f"malformed JSON: {exc}") from None
+    if _json_depth(text) > MAX_JSON_DEPTH:
+        raise ApiError(400, f"malformed JSON: nested deeper than {MAX_JSON_DEPTH}")
+
+    def no_constant(name: str) -> Any:
+        raise ApiError(400, f"malformed JSON: {name} is not a number")
+
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=no_constant)
+    except json.JSONDecodeError as exc:
+        raise ApiError(400, f"malformed JSON: {exc}") from None
+    except (ValueError, RecursionError) as exc:  # e.g. an integer of 5,000 digits
+        raise ApiError(400, f"malformed JSON: {str(exc).splitlines()[0][:120]}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "request body must be a JSON object")
+    return data
+
+
+def validation_message(exc: ValidationError) -> str:
+    """Summarise a pydantic error as one line naming up to three fields.
+
+    Args:
+        exc: The validation error.
+
+    Returns:
+        ``invalid request: <field>: <problem>; ...``.
+    """
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(p) for p in err["loc"]) or "body"
+        parts.append(f"{where}: {err['msg']}")
+    return "invalid request: " + "; ".join(parts)
+
+
+def read_json_body(handler: BaseHTTPRequestHandler) -> dict[str, Any]:
+    """Read and decode the JSON object body of the request ``handler`` serves.
+
+    When the length is missing or unusable the body cannot be skipped, so the
+    connection is marked to close rather than read the rest as a new request.
+
+    Args:
+        handler: The request handler (its headers and input stream).
+
+    Returns:
+        The decoded object.
+
+    Raises:
+        ApiError: 411, 413, 415 or 400 with what is wrong.
+    """
+    headers = handler.headers
+    length_header = headers.get("Content-Length")
+    if headers.get("Transfer-Encoding"):
+        handler.close_connection = True
+        raise ApiError(411, "send the body with a Content-Length")
+    if length_header is None:
+        handler.close_connection = True
+        raise ApiError(411, "a JSON body with a Content-Length is required")
+    try:
+        length = int(length_header)
+    except ValueError:
+        handler.close_connection = True
+        raise ApiError(400, "bad Content-Length") from None
+    if length < 0:
+        handler.close_connection = True
+        raise ApiError(400, "bad Content-Length")
+    if length > MAX_BODY_BYTES:
+        handler.close_connection = True
+        raise ApiError(413, f"request body larger than {MAX_BODY_BYTES} bytes")
+    raw = handler.rfile.read(length) if length > 0 else b""
+    media_type = (headers.get("Content-Type") or "").split(";")[0].strip().lower()
+    if media_type != "application/json":
+        # Also keeps a web page from POSTing a "simple" text/plain body to
+        # the loopback server without a CORS preflight.
+        raise ApiError(415, "send the body as Content-Type: application/json")
+    if not raw:
+        raise ApiError(400, "request body must be a JSON object")
+    return parse_json_object(raw)
