@@ -170,6 +170,7 @@ class MainWindow(QMainWindow):
             view.turn_finished.connect(self._save_turn)
             view.all_finished.connect(self._comparison_ready)
             view.strip.export_requested.connect(self.export_comparison)
+            view.pane_added.connect(self._wire_split_pane)
             self.pages.addWidget(view)
             self._split_view = view
         return self._split_view
@@ -275,9 +276,6 @@ class MainWindow(QMainWindow):
         if self.persona_switcher.findData(username) < 0:
             self.persona_switcher.addItem(self.sessions.label(username), username)
         self.persona_switcher.setCurrentIndex(self.persona_switcher.findData(username))
-        for split in self._split_view.split_panes if self._split_view else []:
-            split.pane.approval_handler = self.approvals.ask
-            split.pane.citation_clicked.connect(self.open_evidence)
         self.persona_logged_in.emit(username)
         return pane
 
@@ -373,15 +371,21 @@ class MainWindow(QMainWindow):
                 self.split_view.add_pane(username)
             if len(self.split_view.panes) < 2:
                 self.split_view.add_pane()
-            for pane in self.split_view.panes:
-                pane.approval_handler = self.approvals.ask
-                pane.citation_clicked.connect(self.open_evidence)
-                pane.turn_started.connect(self._update_running)
-                pane.turn_finished.connect(self._update_running)
         self.pages.setCurrentWidget(self.split_view if on else self.single_page)
         (self.split_view.question if on else self.question_edit).setFocus()
         self._update_running()
         self._update_title()
+
+    def _wire_split_pane(self, pane: PersonaPane) -> None:
+        """Connect a new split pane to approvals, citations and Stop, exactly once.
+
+        Panes from "Add pane" were never connected before (their citations did
+        nothing), and every login connected the others again (two evidence windows).
+        """
+        pane.approval_handler = self.approvals.ask
+        pane.citation_clicked.connect(self.open_evidence)
+        pane.turn_started.connect(self._update_running)
+        pane.turn_finished.connect(self._update_running)
 
     def all_panes(self) -> list[PersonaPane]:
         """Every pane, single and split."""

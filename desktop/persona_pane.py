@@ -7,12 +7,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QStackedWidget,
+    QStyle,
+    QStyleOptionButton,
+    QStylePainter,
     QVBoxLayout,
     QWidget,
 )
@@ -23,6 +27,8 @@ from desktop.tool_call_panel import ToolCallPanel
 from desktop.transcript_model import TranscriptModel
 
 if TYPE_CHECKING:
+    from PySide6.QtGui import QPaintEvent
+
     from agent_core.approval import ApprovalDecision, Approver
     from agent_core.cancel import CancelToken
     from agent_core.events import AgentEvent, ApprovalRequested
@@ -54,6 +60,38 @@ def example_questions() -> list[str]:
     ]
 
 
+class SuggestionButton(QPushButton):
+    """An example question that shrinks with its pane: elided text, full text as tooltip.
+
+    A plain push button's minimum width is its whole text, so three split panes of
+    English suggestions forced the window wider than a laptop screen.
+    """
+
+    MIN_WIDTH = 120
+    """Narrowest the button gets (pixels)."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setToolTip(text)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+
+    def minimumSizeHint(self) -> QSize:
+        """Narrow enough for a split pane; the text is elided instead."""
+        hint = super().minimumSizeHint()
+        return QSize(min(hint.width(), self.MIN_WIDTH), hint.height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """Draw the button with its text elided to the width it has."""
+        option = QStyleOptionButton()
+        self.initStyleOption(option)
+        room = self.style().subElementRect(QStyle.SubElement.SE_PushButtonContents, option, self)
+        option.text = self.fontMetrics().elidedText(
+            self.text(), Qt.TextElideMode.ElideRight, room.width() - 6
+        )
+        painter = QStylePainter(self)
+        painter.drawControl(QStyle.ControlElement.CE_PushButton, option)
+
+
 class SuggestionsView(QWidget):
     """An empty chat's invitation: a few example questions, one click each."""
 
@@ -75,13 +113,13 @@ class SuggestionsView(QWidget):
         layout.addWidget(hint)
         self.buttons: list[QPushButton] = []
         for question in example_questions():
-            button = QPushButton(question, self)
+            button = SuggestionButton(question, self)
             button.setFlat(False)
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.setStyleSheet("text-align: left; padding: 6px 12px;")
             button.clicked.connect(lambda *_, q=question: self.chosen.emit(q))
             row = QVBoxLayout()
-            row.setContentsMargins(40, 0, 40, 0)
+            row.setContentsMargins(24, 0, 24, 0)
             row.addWidget(button)
             layout.addLayout(row)
             self.buttons.append(button)

@@ -18,6 +18,7 @@ class SignInPlaceholder(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         layout = QVBoxLayout(self)
+        layout.setSpacing(10)
         layout.addStretch(1)
         title = QLabel(QCoreApplication.translate("MainWindow", "Nobody is signed in yet"), self)
         title.setStyleSheet("font-size: 16pt; font-weight: 600;")
@@ -31,7 +32,11 @@ class SignInPlaceholder(QWidget):
             self,
         )
         text.setWordWrap(True)
-        text.setMaximumWidth(560)
+        text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        # a fixed width lets the layout ask the label for its wrapped height (a width
+        # from the size hint alone clipped the second and third lines)
+        text.setFixedWidth(520)
+        text.setMinimumHeight(text.heightForWidth(520))
         self.button = QPushButton(QCoreApplication.translate("MainWindow", "Sign in…"), self)
         """Opens the login dialog; enabled once the platform is up."""
         self.button.setDefault(True)

@@ -95,6 +95,8 @@ class SplitCompareView(QWidget):
     """(panes as dicts, differences) when every pane of an "Ask all" finished."""
     turn_finished = Signal(object)
     """A ``PaneResult`` of one pane (for history)."""
+    pane_added = Signal(object)
+    """A ``PersonaPane`` just added (the window connects approvals and citations)."""
 
     def __init__(self, sessions: SessionRegistry, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -150,6 +152,7 @@ class SplitCompareView(QWidget):
         self.pane_splitter.addWidget(split)
         self.split_panes.append(split)
         self._update_buttons()
+        self.pane_added.emit(split.pane)
         return split.pane
 
     def remove_pane(self, split: SplitPane) -> None:

@@ -89,3 +89,34 @@ def test_toggle_split_with_shortcut_state(qtbot: Any, window_factory: Any) -> No
     window.toggle_split()
     assert window.pages.currentWidget() is window.single_page
     assert not window.split_action.isChecked()
+
+
+def test_an_added_pane_opens_citations_once_and_keeps_stop_current(
+    qtbot: Any, window_factory: Any
+) -> None:
+    window = _split_window(window_factory, {"hong": "a", "park": "b"})
+    window.add_session(ScriptedSession("cho", lambda q: scripted_turn("cho")))
+    view = window.split_view
+    added = view.add_pane("cho")
+    opened: list[tuple[str, object]] = []
+    window.open_evidence = lambda doc_no, version: opened.append((doc_no, version))  # type: ignore[method-assign]
+    assert added.approval_handler is not None
+    for pane in view.panes:
+        pane.citation_clicked.emit("HR-REG-003", 3)
+    assert len(opened) == 3  # the first two panes were not connected a second time at login
+    assert not window.stop_action.isEnabled()
+    with qtbot.waitSignal(added.turn_finished, timeout=10000):
+        added.ask("q")
+        assert window.stop_action.isEnabled()
+    assert not window.stop_action.isEnabled()
+
+
+def test_three_panes_of_english_suggestions_fit_a_small_window(
+    qtbot: Any, window_factory: Any
+) -> None:
+    window = _split_window(window_factory, {"hong": "a", "park": "b", "cho": "c"})
+    window.split_view.add_pane("cho")
+    assert len(window.split_view.panes) == 3
+    assert window.minimumSizeHint().width() <= 1024
+    button = window.split_view.panes[0].suggestions.buttons[1]
+    assert button.toolTip() == button.text()  # the full question when it is elided
