@@ -103,9 +103,11 @@ class ComparisonStrip(QWidget):
                 )
                 mark = f" style='color:{error_color()}'" if entry["differs"] else ""
                 rows.append(f"<tr{mark}><td>{html.escape(entry['tool'])}</td>{cells}</tr>")
+            # outside the f-string: lupdate does not see a tr() call inside one
+            caption = html.escape(self.tr("Rows per tool"))
             lines.append(
-                f"<table cellspacing='0' cellpadding='1'><tr><th align='left'>"
-                f"{self.tr('rows per tool')}</th>{head}</tr>{''.join(rows)}</table>"
+                f"<table cellspacing='0' cellpadding='3'><tr><th align='left'>"
+                f"{caption}</th>{head}</tr>{''.join(rows)}</table>"
             )
         self.body.setText("<br>".join(lines))
 

@@ -213,7 +213,7 @@ class MainWindow(QMainWindow):
         backend = self.tr("embedded platform") if endpoints.embedded else self.tr("platform")
         self.status_label.setText(
             self.tr("{0} {1} · model: {2}").format(
-                backend, endpoints.ontul_url, endpoints.model_label
+                backend, endpoints.ontul_url, self._model_label()
             )
         )
         self.connection_label.setText(self.tr("connected"))
@@ -226,6 +226,14 @@ class MainWindow(QMainWindow):
         self.services_ready.emit(endpoints)
         if self.offer_login and not len(self.sessions):
             self.open_login_dialog()
+
+    def _model_label(self) -> str:
+        """The model's name for people, in the UI's language."""
+        if self.endpoints is None:
+            return ""
+        if self.endpoints.offline_model:
+            return self.tr("Offline demo model (deterministic, no LLM)")
+        return self.endpoints.model_label
 
     def _on_services_failed(self, message: str) -> None:
         self.status_label.setText(self.tr("Could not start the services: {0}").format(message))
@@ -517,7 +525,7 @@ class MainWindow(QMainWindow):
         from desktop.launcher import app_version
 
         url = self.endpoints.ontul_url if self.endpoints else ""
-        label = self.endpoints.model_label if self.endpoints else ""
+        label = self._model_label()
         AboutDialog(app_version(), url, label, self).open()
 
     # closing -------------------------------------------------------------------------

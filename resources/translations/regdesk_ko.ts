@@ -232,6 +232,10 @@
         <translation>&lt;b&gt;{0}&lt;/b&gt;에만 있음:</translation>
     </message>
     <message>
+        <source>Rows per tool</source>
+        <translation>도구별 행 수</translation>
+    </message>
+    <message>
         <source>documents</source>
         <translation>문서</translation>
     </message>
@@ -660,6 +664,10 @@
     <message>
         <source>Demo personas: hong (employee), park (manager), cho (HR officer).</source>
         <translation>데모 페르소나: hong(직원), park(관리자), cho(인사 담당자).</translation>
+    </message>
+    <message>
+        <source>Offline demo model (deterministic, no LLM)</source>
+        <translation>오프라인 데모 모델 (규칙 기반, LLM 미사용)</translation>
     </message>
     <message>
         <source>Could not start the services: {0}</source>
