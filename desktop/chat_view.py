@@ -22,7 +22,15 @@ from PySide6.QtCore import (
     QTimer,
 )
 from PySide6.QtCore import Signal as _Signal
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPalette, QTextCursor, QTextDocument
+from PySide6.QtGui import (
+    QColor,
+    QGuiApplication,
+    QMouseEvent,
+    QPainter,
+    QPalette,
+    QTextCursor,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QListView,
@@ -138,8 +146,9 @@ class ChatDelegate(QStyledItemDelegate):
 
     def _new_document(self, index: ModelIndex) -> QTextDocument:
         document = QTextDocument()
-        style = (
-            "a { color: #1a73e8; text-decoration: none; font-weight: 600; }"
+        link = QGuiApplication.palette().color(QPalette.ColorRole.Link).name()
+        style = (  # the theme's link colour: a fixed blue was hard to read on dark
+            f"a {{ color: {link}; text-decoration: none; font-weight: 600; }}"
             " table { border-color: #8a8a8a; border-style: solid; }"
             " td, th { padding: 3px 8px; }"
         )

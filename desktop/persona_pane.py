@@ -375,10 +375,8 @@ class PersonaPane(QWidget):
                 result.answer, result.status = event.text, "answered"  # type: ignore[union-attr]
         elif kind == "turn_failed":
             self.transcript.end_streaming()
-            self.tools.abandon_running()
-            self.transcript.add_notice(
-                self.tr("The turn failed ({0}): {1}").format(event.failure, event.message)  # type: ignore[union-attr]
-            )
+            self.tools.abandon_running(failed=True)
+            self.transcript.add_notice(self.failure_notice(event.failure, event.message))  # type: ignore[union-attr]
             if result is not None:
                 result.status, result.message = "failed", event.message  # type: ignore[union-attr]
         elif kind == "turn_cancelled":
@@ -387,6 +385,28 @@ class PersonaPane(QWidget):
             self.transcript.add_notice(self.tr("Stopped."))
             if result is not None:
                 result.status = "cancelled"
+
+    def failure_notice(self, failure: str, message: str) -> str:
+        """What a failed turn tells the person: what to do first, the details after.
+
+        Args:
+            failure: The failure kind (auth, network, timeout, model, refused).
+            message: The technical message (shortened here; the history keeps it whole).
+
+        Returns:
+            One translated line.
+        """
+        advice = {
+            "auth": self.tr("Your sign-in is no longer valid. Sign in again and ask again."),
+            "network": self.tr(
+                "The platform could not be reached. Check that it runs, then ask again."
+            ),
+            "timeout": self.tr("The platform or the model took too long. Ask again."),
+            "model": self.tr("The model did not give a usable answer. Ask again."),
+            "refused": self.tr("The request was refused."),
+        }.get(failure, self.tr("The turn failed."))
+        detail = message if len(message) <= 160 else message[:159] + "…"
+        return self.tr("{0} ({1}: {2})").format(advice, failure, detail)
 
     def _on_finished(self) -> None:
         controller, self._controller = self._controller, None

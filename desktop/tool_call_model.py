@@ -359,12 +359,21 @@ class ToolCallModel(QAbstractTableModel):
         self._row_changed(position)
         self._update_ticker()
 
-    def abandon_running(self) -> None:
-        """A stopped turn leaves no call spinning forever."""
+    def abandon_running(self, failed: bool = False) -> None:
+        """A stopped (or failed) turn leaves no call spinning forever.
+
+        Args:
+            failed: The turn failed rather than being stopped by the person.
+        """
+        reason = (
+            QCoreApplication.translate("ToolCallModel", "interrupted: the turn failed")
+            if failed
+            else QCoreApplication.translate("ToolCallModel", "stopped")
+        )
         for position, row in enumerate(self._rows):
             if row.status in ("running", "awaiting"):
                 row.status = "error"
-                row.error = QCoreApplication.translate("ToolCallModel", "stopped")
+                row.error = reason
                 self._row_changed(position)
         self._update_ticker()
 

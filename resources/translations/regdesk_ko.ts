@@ -737,8 +737,32 @@
         <translation>사용자 없음</translation>
     </message>
     <message>
-        <source>The turn failed ({0}): {1}</source>
-        <translation>대화가 실패했습니다 ({0}): {1}</translation>
+        <source>Your sign-in is no longer valid. Sign in again and ask again.</source>
+        <translation>로그인이 더 이상 유효하지 않습니다. 다시 로그인한 뒤 질문해 주세요.</translation>
+    </message>
+    <message>
+        <source>The platform could not be reached. Check that it runs, then ask again.</source>
+        <translation>플랫폼에 연결할 수 없습니다. 플랫폼이 실행 중인지 확인한 뒤 다시 질문해 주세요.</translation>
+    </message>
+    <message>
+        <source>The platform or the model took too long. Ask again.</source>
+        <translation>플랫폼이나 모델의 응답이 너무 늦었습니다. 다시 질문해 주세요.</translation>
+    </message>
+    <message>
+        <source>The model did not give a usable answer. Ask again.</source>
+        <translation>모델이 쓸 수 있는 답을 주지 못했습니다. 다시 질문해 주세요.</translation>
+    </message>
+    <message>
+        <source>The request was refused.</source>
+        <translation>요청이 거절되었습니다.</translation>
+    </message>
+    <message>
+        <source>The turn failed.</source>
+        <translation>대화가 실패했습니다.</translation>
+    </message>
+    <message>
+        <source>{0} ({1}: {2})</source>
+        <translation>{0} ({1}: {2})</translation>
     </message>
     <message>
         <source>Stopped.</source>
@@ -1009,6 +1033,10 @@
     <message>
         <source>Flags</source>
         <translation>표시</translation>
+    </message>
+    <message>
+        <source>interrupted: the turn failed</source>
+        <translation>중단됨: 대화 실패</translation>
     </message>
     <message>
         <source>stopped</source>

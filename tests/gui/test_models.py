@@ -292,3 +292,17 @@ def test_answer_lines_stay_separate_lines() -> None:
     assert "합계 7일." in text and "권한 밖의 기록은" in text
     assert "합계 7일. 권한" not in text.replace("\u2028", "\n")
     assert "합계 7일.\u2028권한" in text or "합계 7일.\n권한" in text
+
+
+def test_a_failed_turn_says_what_to_do_and_marks_its_call_interrupted(qtbot: Any) -> None:
+    from desktop.persona_pane import PersonaPane
+
+    pane = PersonaPane("hong")
+    qtbot.addWidget(pane)
+    long_message = "platform unreachable: " + "x" * 400
+    notice = pane.failure_notice("network", long_message)
+    assert notice.startswith("The platform could not be reached.") and "(network: " in notice
+    assert len(notice) < 300 and notice.endswith("…)")
+    pane.tools.start_call(ToolCallStarted("c1", "search_regulations", {"query": "q"}, "allow"))
+    pane.tools.abandon_running(failed=True)
+    assert pane.tools.calls[0].error == "interrupted: the turn failed"
