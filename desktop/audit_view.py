@@ -129,6 +129,12 @@ def _display(value: Any, column: str) -> str:
         return value.replace("T", " ")[:19]
     if column in _LAST and isinstance(value, str):
         return value[:12] + "…" if len(value) > 12 else value
+    if isinstance(value, bool):  # "True"/"False" read as Python, not as an answer
+        return (
+            QCoreApplication.translate("AuditLogDialog", "yes")
+            if value
+            else QCoreApplication.translate("AuditLogDialog", "no")
+        )
     if isinstance(value, dict | list):
         return json.dumps(value, ensure_ascii=False, sort_keys=True)
     return str(value)

@@ -146,6 +146,14 @@
         <translation>해시</translation>
     </message>
     <message>
+        <source>yes</source>
+        <translation>예</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>아니요</translation>
+    </message>
+    <message>
         <source>Audit log</source>
         <translation>감사 로그</translation>
     </message>

@@ -217,6 +217,8 @@ def test_audit_viewer_shows_rows_and_an_intact_chain(qtbot: Any, tmp_path: Path)
     assert dialog.model.columns[-2:] == ["prev", "hash"]
     tool = dialog.model.columns.index("tool")
     assert dialog.model.index(1, tool).data() == "request_regulation_revision"
+    approved = dialog.model.columns.index("approved")
+    assert dialog.model.index(1, approved).data() == "no"  # an answer, not Python's False
     assert dialog.chain_intact is True
     assert "intact" in dialog.chain_label.text()
     assert dialog.model.headerData(1, Qt.Orientation.Horizontal) == "Persona"
