@@ -10,6 +10,7 @@ from datetime import date
 from embedded.model.lexicon import (
     EN_TITLE_WORDS,
     EN_TO_KO,
+    LEAVE_TYPES,
     NOT_TITLE_WORDS,
     PARTICLES,
     STOPWORDS,
@@ -23,7 +24,7 @@ _EN_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if n
 _EN_DATE = re.compile(r"\b(" + "|".join(_EN_MONTHS) + r")\s+(?:(\d{1,2}),?\s+)?(\d{4})\b", re.I)
 _KO_YEAR = re.compile(r"(\d{4})\s*년(?!\s*\d{1,2}\s*월)\s*(연말|말|하반기|연초|초|상반기|중반)?")
 _EN_YEAR = re.compile(
-    r"\b(?:(end|close|beginning|start|early|late|middle|mid)(?:\s+of|-)?\s+)?"
+    r"\b(?:(end|close|beginning|start|early|late|middle|mid)(?:\s+of\s+|-|\s+))?"
     r"(?:in\s+|as\s+of\s+|of\s+)?(?<![-\w])((?:19|20)\d{2})(?![-\w])",
     re.I,
 )
@@ -92,6 +93,7 @@ _VERB_ENDINGS = (
     "나",
 )
 _EN_AMOUNT = re.compile(r"([0-9][0-9,.]*)\s*(million|thousand|billion)?\s*(?:won|krw)", re.I)
+_EN_AMOUNT_PREFIX = re.compile(r"(?:\bkrw|₩)\s*([0-9][0-9,.]*)\s*(million|thousand|billion)?", re.I)
 _REASON_PATTERNS = (
     re.compile(r"사유는\s*[:：]?\s*(.+?)\s*(?:입니다|이야|야|으로|로)?\s*[.!?]?\s*$"),
     re.compile(r"(?:에\s*대해|대해서?|,)?\s*([^,]+?)\s*(?:을|를)?\s*사유로"),
@@ -166,7 +168,7 @@ def _amount(question: str) -> int | None:
         value = korean_amount(match.group(1))
         if value:
             return value
-    en = _EN_AMOUNT.search(question)
+    en = _EN_AMOUNT.search(question) or _EN_AMOUNT_PREFIX.search(question)
     if en:
         scale = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
         return int(float(en.group(1).replace(",", "")) * scale.get((en.group(2) or "").lower(), 1))
@@ -174,6 +176,8 @@ def _amount(question: str) -> int | None:
 
 
 def _as_of(question: str) -> str | None:
+    # 'mid-2024', 'early-2023': the hyphen joins a year part, not a date.
+    question = re.sub(r"\b(mid|early|late|end)-((?:19|20)\d{2})\b", r"\1 \2", question, flags=re.I)
     # A month without a day means "during that month": its last day is in it.
     for pattern, month_group in ((_KO_DATE, 2), (_ISO_DATE, 2)):
         match = pattern.search(question)
@@ -310,6 +314,13 @@ def _without_dates(question: str) -> str:
     return _LONE_PARTICLE.sub(" ", question)
 
 
+def respace(question: str) -> str:
+    """Put back a space skipped after a whole topic word ('육아휴직남은거' → '육아휴직 남은거')."""
+    for word in sorted((w for w in LEAVE_TYPES if len(w) >= 4 and _HANGUL.search(w)), key=len):
+        question = re.sub(rf"({word})(?=[가-힣]{{2,}})", r"\1 ", question)
+    return question
+
+
 def _reason(question: str) -> str | None:
     for pattern in _REASON_PATTERNS:
         match = pattern.search(question)
@@ -331,6 +342,7 @@ def extract(question: str) -> Entities:
         The entities found.
     """
     lang = "ko" if _HANGUL.search(question) else "en"
+    question = respace(question)
     lowered = question.lower()
     title, title_words = _korean_title(_without_dates(question)) if lang == "ko" else (None, [])
     if lang == "en":

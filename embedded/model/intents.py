@@ -32,6 +32,10 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("literal_sql", lambda q, e: e.sql is not None),
     ("revision_request", lambda q, e: cue(q, "revision_request")),
     ("national_id", lambda q, e: cue(q, "national_id")),
+    (
+        "ceiling",
+        lambda q, e: e.amount is not None and cue(q, "purchase") and cue(q, "approval_ceiling"),
+    ),
     ("impact", lambda q, e: cue(q, "impact")),
     ("derived", lambda q, e: cue(q, "derived")),
     ("related", lambda q, e: cue(q, "related")),
@@ -48,7 +52,10 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("usage", lambda q, e: bool(e.emp_nos) or cue(q, "department") or cue(q, "usage")),
     ("remaining", lambda q, e: cue(q, "remaining")),
     ("effective_date", lambda q, e: cue(q, "effective_date")),
-    ("rule_days", lambda q, e: cue(q, "days") or (_names_leave(q) and _can_take(q))),
+    (
+        "rule_days",
+        lambda q, e: cue(q, "days") or (_names_leave(q) and (_can_take(q) or cue(q, "upcoming"))),
+    ),
     ("search", lambda q, e: True),
 ]
 

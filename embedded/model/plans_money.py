@@ -142,46 +142,148 @@ def _english_name(ctx: Ctx, korean: str) -> str:
     return f"{english.title()} ({korean})" if english else korean
 
 
+_DEFINES = re.compile(r"([가-힣]+)(?:은|는|이란|란)\s+([^.]*?)(?:을|를)\s*말한다")
+_NIGHTS = re.compile(r"(\d+)\s*(?:박|nights?\b)", re.I)
+_NOT_PLACES = ("숙박", "숙박비", "출장", "출장비", "한도", "상한", "금액", "총액", "1박")
+
+
+def _category(texts: str, place: str) -> str | None:
+    """The category a guideline defines to include ``place`` ('광역시는 부산, 대구 … 말한다')."""
+    for match in _DEFINES.finditer(texts):
+        if place in match.group(2) and match.group(1) != place:
+            return match.group(1)
+    return None
+
+
+def _other_category(hits: list[dict[str, Any]]) -> str | None:
+    """The catch-all region word of the caps ('기타 지역'), when the guideline has one."""
+    for hit in hits:
+        for clause in _subclauses(str(hit.get("text"))):
+            match = re.search(r"(기타\s*지역|그\s*밖의\s*지역)", clause)
+            if match and amounts_in(clause):
+                return match.group(1)
+    return None
+
+
+def _region(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, str, str]:
+    """(word to look the cap up by, place as asked, note on how it was placed)."""
+    texts = " ".join(str(h.get("text")) for h in hits)
+    places = [w for w in ctx.ents.keywords if w not in _NOT_PLACES]
+    for place in places:
+        if place not in texts:
+            continue
+        category = _category(texts, place)
+        if category:
+            name = _english_name(ctx, place)
+            return (
+                category,
+                name,
+                ctx.t(
+                    f" ({place}은(는) 지침상 {category}에 해당합니다.)",
+                    f" ({name} counts as {category} in the guideline.)",
+                ),
+            )
+        return place, _english_name(ctx, place), ""
+    unknown = [p for p in places if p not in texts and ctx.ents.lang == "ko"]
+    other = _other_category(hits) if unknown else None
+    if unknown and other:
+        return (
+            other,
+            unknown[0],
+            (
+                f" ({unknown[0]}은(는) 지침에 따로 적힌 지역이 아니므로 "
+                f"{other} 기준을 적용했습니다.)"
+            ),
+        )
+    return "", "", ""
+
+
 def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
     """Answer the lodging cap from the guideline alone (no claims looked up)."""
     if not hits:
         return answer(not_found(ctx, ctx.t("숙박비 상한 규정", "lodging cap")))
-    texts = " ".join(str(h.get("text")) for h in hits)
-    regions = [w for w in ctx.ents.keywords if w in texts and w not in ("숙박", "숙박비", "출장")]
-    found = None
-    for region in regions:
-        found = _cap_for(hits, region)
-        if found and region in found[1]:
-            break
+    region, asked, placed = _region(ctx, hits)
+    found = _cap_for(hits, region) if region else None
+    if found is not None and region not in found[1]:
+        found = None
     if found is None:
+        region, asked, placed = "", "", ""
         found = _cap_for(hits, "")
     if found is None:
         return answer(not_found(ctx, ctx.t("숙박비 상한 금액", "lodging cap amount")))
     cap, clause, hit = found
     citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
-    where = next((r for r in regions if r in clause), "")
+    where = asked or (_english_name(ctx, region) if region else "")
     article = str(hit.get("article_no") or "")
-    lead = ctx.t(
-        f"{where + ' ' if where else ''}출장 숙박비 상한은 1박당 {cap:,}원입니다.",
-        f"The lodging cap{' for ' + _english_name(ctx, where) if where else ''} is "
-        f"{cap:,} won per night.",
+    nights_match = _NIGHTS.search(ctx.turn.question)
+    nights = int(nights_match.group(1)) if nights_match else 0
+    lead = (
+        ctx.t(
+            f"{where + ' ' if where else ''}출장 숙박비 상한은 1박당 {cap:,}원입니다.",
+            f"The lodging cap{' for ' + where if where else ''} is {cap:,} won per night.",
+        )
+        + placed
     )
+    if nights > 1:
+        lead += ctx.t(
+            f" {nights}박이면 총 {cap * nights:,}원({cap:,}원 × {nights}박)까지입니다.",
+            f" For {nights} nights the total cap is {cap * nights:,} won ({cap:,} × {nights}).",
+        )
     return answer(
         lead
         + ctx.t(
             f' 근거: {hit.get("title")} {citation} {article} "{clause}". '
-            "숙박한 일수만큼 지급되므로 상한 총액은 1박 상한 × 박수입니다 "
-            f"(예: 2박이면 {cap:,}원 × 2 = {cap * 2:,}원).",
+            "숙박한 일수만큼 지급되므로 상한 총액은 1박 상한 × 박수입니다"
+            + ("." if nights > 1 else f" (예: 2박이면 {cap:,}원 × 2 = {cap * 2:,}원)."),
             f' Source: {hit.get("title")} {citation} {article} "{clause}". '
-            "It is paid per night stayed, so the total cap is the nightly cap × nights "
-            f"(e.g. 2 nights: {cap:,} × 2 = {cap * 2:,} won).",
+            "It is paid per night stayed, so the total cap is the nightly cap × nights"
+            + ("." if nights > 1 else f" (e.g. 2 nights: {cap:,} × 2 = {cap * 2:,} won)."),
         )
         + date_note(ctx, hit)
     )
 
 
+_ALL_CLAIMS_SQL = (
+    "SELECT 청구번호, 유형, 지역, 숙박일수, 금액, 청구일, 상태 FROM semantic.hr.expenses "
+    "ORDER BY 청구일"
+)
+
+
+def _lists_claims(ctx: Ctx) -> bool:
+    """True for 'show my claims': claims asked about, lodging and rules not named."""
+    q = ctx.turn.question.lower()
+    lodging = any(w in q for w in ("숙박", "lodging", "hotel", "규정", "policy", "상한", "cap"))
+    return cue(q, "own_claim") and ("청구" in q or "claim" in q) and not lodging
+
+
+def plan_claims(ctx: Ctx) -> Blocks:
+    """List the expense claims the caller may see (the row filter decides whose)."""
+    result = ctx.turn.last("query_hr")
+    if result is None:
+        return call(ctx, "query_hr", {"question_sql": _ALL_CLAIMS_SQL})
+    if result.failed:
+        return answer(failure(ctx, result))
+    columns, rows = rows_of(result)
+    if not rows:
+        return answer(
+            ctx.t(
+                "조회 가능한 경비 청구 내역을 찾을 수 없습니다.",
+                "No expense claims are available to you (not found).",
+            )
+        )
+    return answer(
+        ctx.t(
+            f"조회 권한 범위 안의 경비 청구 {len(rows)}건입니다.\n",
+            f"{len(rows)} expense claim(s) visible to you.\n",
+        )
+        + table(columns, rows)
+    )
+
+
 def plan_expense(ctx: Ctx) -> Blocks:
     """Check the caller's lodging claims against the lodging cap (arithmetic shown)."""
+    if _lists_claims(ctx):
+        return plan_claims(ctx)
     step = _search_first(ctx, "출장 숙박비 상한 " + " ".join(ctx.ents.keywords))
     if step:
         return step
