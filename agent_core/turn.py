@@ -128,6 +128,41 @@ def today_line(client: PlatformClient) -> str:
     return f"Today is {time.strftime('%Y-%m-%d')} (local clock)."
 
 
+def identity_line(username: str, display_name: str) -> str:
+    """The system prompt's identity line: whom the turn runs for.
+
+    The identity is bound by the login, out of band; it is never a tool argument
+    and never widens access.
+
+    Args:
+        username: The login name.
+        display_name: The person's name as the platform reports it.
+
+    Returns:
+        One line naming the person asking.
+    """
+    name = " ".join((display_name or username).split())
+    return (
+        f"The person asking is {name} (username {username}). Their access is enforced by the "
+        'platform; "I/my" in the question means this person.'
+    )
+
+
+def system_text(session: PersonaSession) -> str:
+    """The system prompt of a turn: the resource, today's date and who is asking.
+
+    Args:
+        session: The logged-in persona.
+
+    Returns:
+        The full system prompt text.
+    """
+    return (
+        f"{session.system_prompt}\n\n{today_line(session.client)}\n"
+        f"{identity_line(session.username, session.display_name)}"
+    )
+
+
 def run_turn(
     session: PersonaSession,
     question: str,
@@ -173,7 +208,7 @@ def _loop(
     deadline = time.monotonic() + limits.turn_deadline_s
     runtime = ToolRuntime(session.tools, session.username, session.audit, turn_id)
     tool_defs = [t.to_anthropic() for t in session.tools.values()]
-    system = f"{session.system_prompt}\n\n{today_line(session.client)}"
+    system = system_text(session)
     messages = [*_history_messages(history), {"role": "user", "content": question}]
     try:
         for _ in range(limits.max_iterations):
