@@ -7,7 +7,15 @@ from typing import Any
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from desktop.comparison import TOKEN_KINDS, row_count_table
 from desktop.theme import error_color
@@ -27,6 +35,7 @@ class ComparisonStrip(QWidget):
         self.body.setTextFormat(Qt.TextFormat.RichText)
         self.body.setWordWrap(True)
         self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.body.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.body.setAccessibleName(self.tr("Differences between personas"))
         self.export_button = QPushButton(self.tr("Export comparison…"), self)
         self.export_button.setEnabled(False)
@@ -38,7 +47,15 @@ class ComparisonStrip(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addLayout(top)
-        layout.addWidget(self.body)
+        # scrolls rather than growing: with three panes the differences ran to a dozen
+        # lines and forced the window taller than a small screen
+        scroll = QScrollArea(self)
+        scroll.setWidget(self.body)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setMinimumHeight(60)
+        self.scroll_area = scroll
+        layout.addWidget(scroll, 1)
         self.panes: list[dict[str, Any]] = []
         self.differences: list[dict[str, Any]] = []
         self.show_waiting()

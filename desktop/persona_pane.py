@@ -8,9 +8,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
+    QFrame,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QSplitter,
     QStackedWidget,
@@ -92,28 +95,36 @@ class SuggestionButton(QPushButton):
         painter.drawControl(QStyle.ControlElement.CE_PushButton, option)
 
 
-class SuggestionsView(QWidget):
-    """An empty chat's invitation: a few example questions, one click each."""
+class SuggestionsView(QScrollArea):
+    """An empty chat's invitation: a few example questions, one click each.
+
+    It scrolls when short: in a split pane its full height forced the window taller
+    than a small screen.
+    """
 
     chosen = Signal(str)
     """The question a person picked."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QVBoxLayout(self)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.viewport().setBackgroundRole(QPalette.ColorRole.Window)
+        content = QWidget(self)
+        layout = QVBoxLayout(content)
         layout.addStretch(1)
-        title = QLabel(self.tr("Ask about regulations, versions or your HR records."), self)
+        title = QLabel(self.tr("Ask about regulations, versions or your HR records."), content)
         title.setAlignment(Qt.AlignmentFlag.AlignCenter)
         title.setWordWrap(True)
         title.setStyleSheet("font-size: 14pt; font-weight: 600;")
-        hint = QLabel(self.tr("Try one of these, or type your own question below:"), self)
+        hint = QLabel(self.tr("Try one of these, or type your own question below:"), content)
         hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         hint.setWordWrap(True)
         layout.addWidget(title)
         layout.addWidget(hint)
         self.buttons: list[QPushButton] = []
         for question in example_questions():
-            button = SuggestionButton(question, self)
+            button = SuggestionButton(question, content)
             button.setFlat(False)
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.setStyleSheet("text-align: left; padding: 6px 12px;")
@@ -124,6 +135,7 @@ class SuggestionsView(QWidget):
             layout.addLayout(row)
             self.buttons.append(button)
         layout.addStretch(2)
+        self.setWidget(content)
 
 
 @dataclass

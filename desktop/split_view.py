@@ -61,7 +61,11 @@ class SplitPane(QWidget):
         self.pane.header.hide()
         # side by side panes are narrow: chat above its tool calls reads better
         self.pane.splitter.setOrientation(Qt.Orientation.Vertical)
-        self.pane.splitter.setSizes([440, 460])
+        # the answer is what people compare: it gets most of the height, the tool
+        # calls (list and detail) the rest (it was the other way round before)
+        self.pane.splitter.setStretchFactor(0, 3)
+        self.pane.splitter.setStretchFactor(1, 2)
+        self.pane.splitter.setSizes([600, 400])
         self.pane.header_extra.addLayout(top)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
