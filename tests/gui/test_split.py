@@ -118,5 +118,6 @@ def test_three_panes_of_english_suggestions_fit_a_small_window(
     window.split_view.add_pane("cho")
     assert len(window.split_view.panes) == 3
     assert window.minimumSizeHint().width() <= 1024
+    assert window.minimumSizeHint().height() <= 700
     button = window.split_view.panes[0].suggestions.buttons[1]
     assert button.toolTip() == button.text()  # the full question when it is elided
