@@ -45,6 +45,7 @@ class ComparisonStrip(QWidget):
         top.addStretch(1)
         top.addWidget(self.export_button)
         layout = QVBoxLayout(self)
+        self._layout = layout
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addLayout(top)
         # scrolls rather than growing: with three panes the differences ran to a dozen
@@ -59,6 +60,19 @@ class ComparisonStrip(QWidget):
         self.panes: list[dict[str, Any]] = []
         self.differences: list[dict[str, Any]] = []
         self.show_waiting()
+
+    def preferred_height(self) -> int:
+        """Height that shows every difference without scrolling."""
+        width = max(200, self.scroll_area.viewport().width())
+        margins = self._layout.contentsMargins()
+        return (
+            self.title.sizeHint().height()
+            + self.body.heightForWidth(width)
+            + margins.top()
+            + margins.bottom()
+            + 2 * self._layout.spacing()
+            + 12  # the scroll area frame and the table's cell spacing
+        )
 
     def show_waiting(self, running: bool = False) -> None:
         """Nothing to compare yet (or the panes are still answering)."""

@@ -125,6 +125,7 @@ class SplitCompareView(QWidget):
         vertical.addWidget(self.strip)
         vertical.setStretchFactor(0, 4)
         vertical.setStretchFactor(1, 1)
+        self.vertical_splitter = vertical
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(top)
@@ -223,4 +224,15 @@ class SplitCompareView(QWidget):
         panes = [result_dict(self._results[p]) for p in self.panes if p in self._results]
         differences = compare_panes(panes)
         self.strip.show_differences(panes, differences)
+        self._fit_strip()
         self.all_finished.emit(panes, differences)
+
+    def _fit_strip(self) -> None:
+        """Give the comparison strip the height its differences need (at most ~45%)."""
+        sizes = self.vertical_splitter.sizes()
+        total = sum(sizes)
+        if total <= 0:
+            return
+        wanted = min(self.strip.preferred_height(), int(total * 0.45))
+        if wanted > sizes[1]:
+            self.vertical_splitter.setSizes([total - wanted, wanted])

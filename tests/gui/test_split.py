@@ -69,6 +69,21 @@ def test_ask_all_runs_both_panes_at_the_same_time(qtbot: Any, window_factory: An
     assert window.last_comparison == (panes, differences)
 
 
+def test_the_strip_grows_to_show_every_difference(qtbot: Any, window_factory: Any) -> None:
+    window = _split_window(
+        window_factory, {"hong": "8일 남았습니다.", "cho": "20090001 직원은 7일 사용했습니다."}
+    )
+    window.resize(1400, 900)
+    window.show()
+    view = window.split_view
+    before = view.vertical_splitter.sizes()[1]
+    with qtbot.waitSignal(view.all_finished, timeout=20000):
+        view.question.setText("육아휴직 얼마나 썼어?")
+        view.ask_button.click()
+    qtbot.waitUntil(lambda: view.strip.scroll_area.verticalScrollBar().maximum() == 0)
+    assert view.vertical_splitter.sizes()[1] >= before
+
+
 def test_panes_can_be_added_removed_and_rebound(qtbot: Any, window_factory: Any) -> None:
     window = _split_window(window_factory, {"hong": "a", "park": "b", "cho": "c"})
     view = window.split_view
