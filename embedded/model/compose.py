@@ -45,6 +45,8 @@ class Ctx:
     """Entities of the question."""
     tools: frozenset[str]
     """Tools the client offered."""
+    asker: str = ""
+    """Display name of the person asking (from the system prompt's identity line)."""
 
     @property
     def ko(self) -> bool:

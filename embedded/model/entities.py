@@ -332,6 +332,16 @@ def _reason(question: str) -> str | None:
     return None
 
 
+def _language(question: str) -> str:
+    """'ko' unless the question is English prose that only quotes a Korean name or word."""
+    if not _HANGUL.search(question):
+        return "en"
+    prose = _DOC_NO.sub(" ", _SELECT.sub(" ", question))
+    hangul = len(re.findall(r"[가-힣]+", prose))
+    latin = len(re.findall(r"\b[A-Za-z]{2,}\b", prose))
+    return "en" if hangul <= 1 and latin >= 4 else "ko"
+
+
 def extract(question: str) -> Entities:
     """Extract the entities of a question.
 
@@ -341,7 +351,7 @@ def extract(question: str) -> Entities:
     Returns:
         The entities found.
     """
-    lang = "ko" if _HANGUL.search(question) else "en"
+    lang = _language(question)
     question = respace(question)
     lowered = question.lower()
     title, title_words = _korean_title(_without_dates(question)) if lang == "ko" else (None, [])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from embedded.model.lexicon import CUES, LEAVE_TYPES
+from embedded.model.people import named_people
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -25,6 +26,25 @@ def _names_leave(q: str) -> bool:
 
 def _can_take(q: str) -> bool:
     return any(w in q.lower() for w in ("쓸 수", "사용할 수", "can i", "take"))
+
+
+def _record_word(q: str) -> bool:
+    return any(
+        w in q.lower()
+        for w in (
+            "사용일수",
+            "사용 일수",
+            "사용 기록",
+            "얼마나",
+            "며칠",
+            "days used",
+            "record",
+            "took",
+            "taken",
+            "how much",
+            "how many",
+        )
+    )
 
 
 # (intent, test) in priority order; the first test that holds wins.
@@ -51,6 +71,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("expense", lambda q, e: cue(q, "expense")),
     ("usage", lambda q, e: bool(e.emp_nos) or cue(q, "department") or cue(q, "usage")),
     ("remaining", lambda q, e: cue(q, "remaining")),
+    # "<name> 육아휴직 사용일수": a named person's leave record, not the rule.
+    ("usage", lambda q, e: _names_leave(q) and _record_word(q) and bool(named_people(q))),
     ("effective_date", lambda q, e: cue(q, "effective_date")),
     (
         "rule_days",

@@ -14,6 +14,7 @@ from embedded.model.compose import Blocks, Ctx, answer
 from embedded.model.conversation import read_turn
 from embedded.model.entities import extract
 from embedded.model.intents import detect_intent
+from embedded.model.people import asker_name
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -54,7 +55,12 @@ def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
     """
     turn = read_turn(request.messages)
     ents = extract(turn.question)
-    ctx = Ctx(turn=turn, ents=ents, tools=frozenset(request.tool_names()))
+    ctx = Ctx(
+        turn=turn,
+        ents=ents,
+        tools=frozenset(request.tool_names()),
+        asker=asker_name(request.system),
+    )
     if not turn.question:
         return answer(ctx.t("질문을 찾을 수 없습니다.", "I could not find a question."))
     blocks = PLANS[detect_intent(turn.question, ents)](ctx)

@@ -18,6 +18,15 @@ from embedded.model.compose import (
 )
 from embedded.model.intents import cue
 from embedded.model.lexicon import LEAVE_TYPES
+from embedded.model.people import (
+    Person,
+    asks_about_self,
+    lookup_call,
+    lookup_sql,
+    named_people,
+    people_of,
+    records_call,
+)
 from embedded.model.plans_rules import searched_topic
 
 _MAX_ROWS = 20
@@ -34,16 +43,19 @@ def leave_type(ctx: Ctx) -> str | None:
     return None
 
 
-def leave_sql(ctx: Ctx) -> str:
+def leave_sql(ctx: Ctx, people: list[Person] | None = None) -> str:
     """Build the leave query; the platform's row filter decides whose rows come back."""
     sql = "SELECT 사번, 부서코드, 휴가유형, 연도, 사용일수 FROM semantic.hr.leave_balance"
     conditions = []
     kind = leave_type(ctx)
     if kind and _SAFE_VALUE.match(kind):
         conditions.append(f"휴가유형 = '{kind}'")
-    for emp_no in ctx.ents.emp_nos[:1]:
-        if emp_no.isdigit():
-            conditions.append(f"사번 = '{emp_no}'")
+    emp_nos = [p.emp_no for p in people] if people else ctx.ents.emp_nos[:1]
+    emp_nos = [e for e in emp_nos if e.isdigit()]
+    if len(emp_nos) == 1:
+        conditions.append(f"사번 = '{emp_nos[0]}'")
+    elif emp_nos:
+        conditions.append("사번 IN (" + ", ".join(f"'{e}'" for e in emp_nos) + ")")
     if conditions:
         sql += " WHERE " + " AND ".join(conditions)
     return sql + " ORDER BY 사번, 연도"
@@ -70,14 +82,135 @@ def _used_by_employee(columns: list[str], rows: list[list[Any]]) -> dict[str, in
     return totals
 
 
+def named_targets(ctx: Ctx) -> tuple[Blocks | None, list[Person] | None]:
+    """Resolve the people a question names to the employees the caller can see.
+
+    Returns:
+        (blocks, people): blocks to send first (the lookup call, or an answer when
+        nobody was found), else the people found; (None, None) when no name is given.
+    """
+    if ctx.ents.emp_nos:
+        return None, None
+    names = named_people(ctx.turn.question)
+    if not names:
+        return None, None
+    found = lookup_call(ctx)
+    if found is None:
+        return call(ctx, "query_hr", {"question_sql": lookup_sql(names)}), None
+    if found.failed:
+        return answer(failure(ctx, found)), None
+    people = people_of(found)
+    if not people:
+        listed = ", ".join(names)
+        return (
+            answer(
+                ctx.t(
+                    f"'{listed}'에 해당하는 직원을 조회 가능한 인사 기록에서 찾을 수 없습니다. "
+                    "조회 권한 밖이거나 없는 직원이어서, 추측하지 않겠습니다.",
+                    f"No employee named '{listed}' is found among the HR records available to "
+                    "you: not available to you or does not exist, so I will not guess.",
+                )
+            ),
+            None,
+        )
+    return None, people
+
+
+def own_record(ctx: Ctx, totals: dict[str, int]) -> tuple[Blocks | None, Person | None]:
+    """For 'my …' with several employees visible, find the caller's own row by name.
+
+    Returns:
+        (blocks, person): the lookup call or an honest answer, else the caller's row;
+        (None, None) when the question is not first-person or one employee is visible.
+    """
+    if len(totals) <= 1 or ctx.ents.emp_nos or not asks_about_self(ctx) or not ctx.asker:
+        return None, None
+    found = lookup_call(ctx)
+    if found is None:
+        return call(ctx, "query_hr", {"question_sql": lookup_sql([ctx.asker])}), None
+    if found.failed:
+        return answer(failure(ctx, found)), None
+    people = people_of(found)
+    if len(people) == 1:
+        return None, people[0]
+    if not people:
+        text = ctx.t(
+            f"조회 가능한 기록에 {len(totals)}명의 직원이 있지만, 질문하신 분({ctx.asker})의 "
+            "직원 기록은 찾을 수 없어 어느 것이 본인 것인지 알 수 없습니다.",
+            f"The records visible to you cover {len(totals)} employees, but no employee record "
+            f"named {ctx.asker} is found, so I cannot tell which one is yours.",
+        )
+    else:
+        nos = ", ".join(p.emp_no for p in people)
+        text = ctx.t(
+            f"'{ctx.asker}' 이름의 직원이 {len(people)}명({nos}) 보여 어느 분인지 알 수 "
+            "없습니다. 사번을 넣어 다시 물어봐 주세요.",
+            f"{len(people)} employees named {ctx.asker} are visible ({nos}); ask again with "
+            "your employee number.",
+        )
+    return answer(text), None
+
+
+def _person_label(ctx: Ctx, person: Person, own: bool) -> str:
+    label = f"{person.name} ({person.emp_no}{', ' + person.dept if person.dept else ''})"
+    return ctx.t(f"질문하신 분 {label}", f"{label} (you)") if own else label
+
+
+def _person_usage(
+    ctx: Ctx, people: list[Person], columns: list[str], rows: list[list[Any]], own: bool
+) -> str:
+    """Days used per person, with the per-year sum shown."""
+    kind = leave_type(ctx) or ""
+    kind = ctx.t(kind or "휴가", _EN_LEAVE.get(kind, "Leave").lower())
+    emp = columns.index("사번") if "사번" in columns else -1
+    used = columns.index("사용일수") if "사용일수" in columns else -1
+    year = columns.index("연도") if "연도" in columns else -1
+    lines = []
+    for person in people:
+        mine = [r for r in rows if emp >= 0 and str(r[emp]) == person.emp_no]
+        label = _person_label(ctx, person, own)
+        if not mine or used < 0:
+            lines.append(
+                ctx.t(
+                    f"{label}: {kind} 사용 기록을 찾을 수 없습니다.",
+                    f"{label}: no {kind} records found.",
+                )
+            )
+            continue
+        days = [int(r[used] or 0) for r in mine]
+        total = sum(days)
+        parts = [
+            ctx.t(f"{r[year]}년 {d}일", f"{r[year]}: {d}") if year >= 0 else str(d)
+            for r, d in zip(mine, days, strict=False)
+        ]
+        detail = f" ({' + '.join(parts)} = {total}{ctx.t('일', '')})" if len(days) > 1 else ""
+        lines.append(
+            ctx.t(
+                f"{label}의 {kind} 사용일수는 {total}일입니다{detail}.",
+                f"{label} has used {total} days of {kind}{detail}.",
+            )
+        )
+    return "\n".join(lines)
+
+
 def plan_usage(ctx: Ctx) -> Blocks:
-    """Leave used, for the rows the caller may see."""
-    result = ctx.turn.last("query_hr")
+    """Leave used, for the rows the caller may see (or the people the question is about)."""
+    blocks, people = named_targets(ctx)
+    if blocks:
+        return blocks
+    result = records_call(ctx)
     if result is None:
-        return call(ctx, "query_hr", {"question_sql": leave_sql(ctx)})
+        return call(ctx, "query_hr", {"question_sql": leave_sql(ctx, people)})
     if result.failed:
         return answer(failure(ctx, result))
     columns, rows = rows_of(result)
+    if people:
+        return answer(_person_usage(ctx, people, columns, rows, own=False))
+    blocks, me = own_record(ctx, _used_by_employee(columns, rows))
+    if blocks:
+        return blocks
+    if me is not None:
+        return answer(_person_usage(ctx, [me], columns, rows, own=True))
     if not rows:
         who = ctx.ents.emp_nos[0] if ctx.ents.emp_nos else ""
         return answer(
@@ -147,9 +280,12 @@ def plan_remaining(ctx: Ctx) -> Blocks:
     granted = days_in(
         " ".join(str(h.get("text")) for h in doc_hits(hits, doc_no)), ctx.ents.keywords
     )
-    result = ctx.turn.last("query_hr")
+    blocks, people = named_targets(ctx)
+    if blocks:
+        return blocks
+    result = records_call(ctx)
     if result is None:
-        return call(ctx, "query_hr", {"question_sql": leave_sql(ctx)})
+        return call(ctx, "query_hr", {"question_sql": leave_sql(ctx, people)})
     if result.failed:
         return answer(failure(ctx, result))
     citation = cite(ctx, doc_no, top.get("version"), top.get("effective_from"))
@@ -161,6 +297,14 @@ def plan_remaining(ctx: Ctx) -> Blocks:
             )
         )
     totals = _used_by_employee(*rows_of(result))
+    named = people is not None
+    if people is None:
+        blocks, me = own_record(ctx, totals)
+        if blocks:
+            return blocks
+        people = [me] if me is not None else None
+    if people:
+        return answer(_person_remaining(ctx, people, totals, granted, citation, named))
     if not totals:
         return answer(
             ctx.t(
@@ -209,6 +353,41 @@ def plan_remaining(ctx: Ctx) -> Blocks:
             f"Days left per employee under {citation} ({granted} days):\n\n",
         )
     return answer(lead + "\n".join(rows_md))
+
+
+def _person_remaining(
+    ctx: Ctx,
+    people: list[Person],
+    totals: dict[str, int],
+    granted: int,
+    citation: str,
+    named: bool,
+) -> str:
+    """Days left per person: granted − used, arithmetic shown."""
+    lines = []
+    for person in people:
+        label = _person_label(ctx, person, not named)
+        if person.emp_no not in totals:
+            lines.append(
+                ctx.t(
+                    f"{label}: 사용 기록을 찾을 수 없어 남은 일수는 확인할 수 없습니다 "
+                    f"({citation} 부여 일수 {granted}일).",
+                    f"{label}: no usage records found, so I cannot confirm the days left "
+                    f"({citation} grants {granted} days).",
+                )
+            )
+            continue
+        used = totals[person.emp_no]
+        left = granted - used
+        lines.append(
+            ctx.t(
+                f"{label}의 남은 일수는 {left}일입니다. 현재 시행 중인 {citation}의 부여 일수 "
+                f"{granted}일에서 사용한 {used}일을 빼면 {granted}일 − {used}일 = {left}일입니다.",
+                f"{label} has {left} days left: {citation} grants {granted} days and "
+                f"{used} have been used, so {granted} − {used} = {left}.",
+            )
+        )
+    return "\n".join(lines)
 
 
 def plan_national_id(ctx: Ctx) -> Blocks:
