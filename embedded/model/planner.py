@@ -7,6 +7,7 @@ composes the answer from the tool results alone.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from embedded.model import plans_docs, plans_hr, plans_money, plans_rules
@@ -14,7 +15,7 @@ from embedded.model.compose import Blocks, Ctx, answer
 from embedded.model.conversation import read_turn
 from embedded.model.entities import extract
 from embedded.model.intents import detect_intent
-from embedded.model.people import asker_name
+from embedded.model.people import asker_name, named_people
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -42,6 +43,7 @@ PLANS: dict[str, Callable[[Ctx], Blocks]] = {
 }
 
 _MAX_ROUNDS = 8
+_PEOPLE_INTENTS = frozenset({"usage", "remaining"})
 
 
 def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
@@ -55,6 +57,11 @@ def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
     """
     turn = read_turn(request.messages)
     ents = extract(turn.question)
+    intent = detect_intent(turn.question, ents)
+    if intent in _PEOPLE_INTENTS:
+        # A person's name is whom the question is about, not the topic of the rule.
+        names = set(named_people(turn.question))
+        ents = replace(ents, keywords=[k for k in ents.keywords if k not in names])
     ctx = Ctx(
         turn=turn,
         ents=ents,
@@ -63,7 +70,7 @@ def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
     )
     if not turn.question:
         return answer(ctx.t("질문을 찾을 수 없습니다.", "I could not find a question."))
-    blocks = PLANS[detect_intent(turn.question, ents)](ctx)
+    blocks = PLANS[intent](ctx)
     if turn.round >= _MAX_ROUNDS and any(b["type"] == "tool_use" for b in blocks):
         return answer(
             ctx.t(
