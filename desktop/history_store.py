@@ -95,6 +95,7 @@ class HistoryStore:
         self._conn: sqlite3.Connection | None = None
         self._pool: ThreadPoolExecutor | None = None
         self._queued: list[Future[int]] = []
+        self._closed = False
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
@@ -182,7 +183,8 @@ class HistoryStore:
 
         The GUI thread hands the JSON encoding and the commit to the writer, so a
         finished turn costs it nothing; reading (``turns``), ``clear`` and
-        ``close`` first wait for every submitted turn.
+        ``close`` first wait for every submitted turn. After ``close`` nothing is
+        written: the returned future holds a :class:`HistoryWriteError`.
 
         Args:
             persona: Username the turn ran as.
@@ -193,7 +195,8 @@ class HistoryStore:
             elapsed_ms: Wall time in milliseconds.
             status: How the turn ended.
             on_error: Called in the writer thread with the error when the turn
-                could not be saved.
+                could not be saved; at once, in the caller's thread, when the
+                store is already closed (no writer thread is started then).
 
         Returns:
             The future row id.
@@ -210,12 +213,20 @@ class HistoryStore:
                 raise
 
         with self._lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(1, thread_name_prefix="regdesk-history")
-            future = self._pool.submit(write)
-            self._queued = [f for f in self._queued if not f.done()]
-            self._queued.append(future)
-        return future
+            if not self._closed:
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(1, thread_name_prefix="regdesk-history")
+                future = self._pool.submit(write)
+                self._queued = [f for f in self._queued if not f.done()]
+                self._queued.append(future)
+                return future
+        # closed: report it like any failed write, and start no new writer thread
+        error = _write_failed(self._path, RuntimeError("history is closed"))
+        failed: Future[int] = Future()
+        failed.set_exception(error)
+        if on_error is not None:
+            on_error(error)
+        return failed
 
     def wait_written(self) -> None:
         """Block until every turn given to ``submit_turn`` was written (or failed)."""
@@ -282,12 +293,19 @@ class HistoryStore:
                 raise _write_failed(self._path, exc) from exc
 
     def close(self) -> None:
-        """Close the database (checkpointing the WAL into the main file)."""
-        self.wait_written()
+        """Close the database (checkpointing the WAL into the main file).
+
+        Turns submitted before are written first; ``submit_turn`` afterwards
+        reports a :class:`HistoryWriteError`. Closing twice is harmless.
+        """
         with self._lock:
-            if self._pool is not None:
-                self._pool.shutdown(wait=True)
-                self._pool = None
+            self._closed = True
+            pool, self._pool = self._pool, None
+            self._queued = []
+        # outside the lock: the writer thread takes it for every queued turn
+        if pool is not None:
+            pool.shutdown(wait=True)
+        with self._lock:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None

@@ -151,3 +151,85 @@ def test_two_threads_write_at_once_without_losing_turns(tmp_path: Path) -> None:
     assert errors == []
     for persona in ("hong", "cho"):
         assert [t.question for t in store.turns(persona)] == [f"{persona}-{i}" for i in range(50)]
+
+
+def _submit(store: HistoryStore, question: str, errors: list[HistoryWriteError]) -> object:
+    return store.submit_turn(
+        "hong", question, "답", EVENTS, 1_700_000_000.5, 1.0, "answered", on_error=errors.append
+    )
+
+
+def test_a_turn_submitted_just_before_close_does_not_deadlock(tmp_path: Path) -> None:
+    """A submit landing between close's wait for queued turns and its shutdown."""
+    store = HistoryStore(tmp_path / "history.db")
+    errors: list[HistoryWriteError] = []
+    _submit(store, "first", errors)
+    original_wait = store.wait_written
+    late: list[object] = []
+
+    def wait_then_submit() -> None:
+        original_wait()
+        late.append(_submit(store, "late", errors))
+
+    store.wait_written = wait_then_submit  # type: ignore[method-assign]
+    closer = threading.Thread(target=store.close, daemon=True)
+    closer.start()
+    closer.join(10)
+    assert not closer.is_alive(), "close() deadlocked with the writer thread"
+    reopened = HistoryStore(tmp_path / "history.db")
+    saved = [t.question for t in reopened.turns("hong")]
+    reopened.close()
+    # a late turn (if close still waits first) is written or reported, never dropped
+    if late:
+        assert saved == ["first", "late"] or (saved == ["first"] and len(errors) == 1)
+    else:
+        assert saved == ["first"] and not errors
+
+
+def test_close_while_many_threads_submit_loses_nothing_silently(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path / "history.db")
+    errors: list[HistoryWriteError] = []
+    futures: list[object] = []
+    futures_lock = threading.Lock()
+    go = threading.Barrier(5)
+
+    def submitter(n: int) -> None:
+        go.wait()
+        for i in range(40):
+            future = _submit(store, f"{n}-{i}", errors)
+            with futures_lock:
+                futures.append(future)
+
+    def closer() -> None:
+        go.wait()
+        store.close()
+
+    threads = [threading.Thread(target=submitter, args=(n,), daemon=True) for n in range(4)]
+    threads.append(threading.Thread(target=closer, daemon=True))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+        assert not thread.is_alive(), "close() and submit_turn deadlocked"
+    assert len(futures) == 160
+    written = [f.result() for f in futures if f.exception(5) is None]  # type: ignore[attr-defined]
+    failed = [f for f in futures if f.exception(5) is not None]  # type: ignore[attr-defined]
+    assert len(written) + len(failed) == 160
+    assert len(errors) == len(failed)  # every unsaved turn was reported
+    assert all("closed" in str(e) for e in errors)
+    reopened = HistoryStore(tmp_path / "history.db")
+    assert len(reopened.turns("hong", limit=1000)) == len(written)
+    reopened.close()
+
+
+def test_submit_after_close_reports_an_error_without_a_new_writer(tmp_path: Path) -> None:
+    store = HistoryStore(tmp_path / "history.db")
+    errors: list[HistoryWriteError] = []
+    _submit(store, "before", errors)
+    store.close()
+    future = _submit(store, "after", errors)
+    assert isinstance(future.exception(5), HistoryWriteError)  # type: ignore[attr-defined]
+    assert [str(e) for e in errors] == [str(future.exception())]  # type: ignore[attr-defined]
+    assert "closed" in str(errors[0])
+    assert not any(t.name.startswith("regdesk-history") for t in threading.enumerate())
+    store.close()  # closing twice is harmless
