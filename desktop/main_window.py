@@ -44,6 +44,9 @@ if TYPE_CHECKING:
 
 __all__ = ["DEMO_PERSONAS", "MainWindow", "ServiceStarter", "demo_passwords"]
 
+_gc_frozen = False
+"""True once the long-lived heap was frozen out of the collector (once per process)."""
+
 
 class MainWindow(QMainWindow):
     """The main window; services start in the background as it opens."""
@@ -79,7 +82,6 @@ class MainWindow(QMainWindow):
         )
         self.last_comparison: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self._shut_down = False
-        self._gc_frozen = False
         self._build_ui()
         self._history_failed.connect(lambda message: self.statusBar().showMessage(message, 15000))
         self._start_services()
@@ -272,7 +274,7 @@ class MainWindow(QMainWindow):
             pane.approval_handler = self.approvals.ask
             pane.turn_finished.connect(self._save_turn)
             pane.turn_started.connect(self._update_running)
-            pane.turn_finished.connect(self._update_running)
+            pane.turn_finished.connect(self._turn_finished)
             pane.citation_clicked.connect(self.open_evidence)
             pane.suggestion_chosen.connect(self.ask_suggestion)
             pane.header.hide()  # the switcher already names the persona
@@ -393,31 +395,42 @@ class MainWindow(QMainWindow):
         pane.approval_handler = self.approvals.ask
         pane.citation_clicked.connect(self.open_evidence)
         pane.turn_started.connect(self._update_running)
-        pane.turn_finished.connect(self._update_running)
+        pane.turn_finished.connect(self._turn_finished)
 
     def all_panes(self) -> list[PersonaPane]:
         """Every pane, single and split."""
         split = self._split_view.panes if self._split_view is not None else []
         return [*self.panes.values(), *split]
 
+    def _any_running(self) -> bool:
+        return any(pane.running for pane in self.all_panes())
+
     def _update_running(self, *_: object) -> None:
-        running = any(pane.running for pane in self.all_panes())
-        self.stop_action.setEnabled(running)
-        if not running:
-            QTimer.singleShot(0, self._collect_garbage)
+        self.stop_action.setEnabled(self._any_running())
+
+    def _turn_finished(self, *_: object) -> None:
+        self._update_running()
+        if not self._any_running():
+            # the window as context: never runs once the window is gone
+            QTimer.singleShot(0, self, self._collect_garbage)
 
     def _collect_garbage(self) -> None:
-        """Full garbage collection while no turn runs.
+        """Full garbage collection after a finished turn, while no other turn runs.
 
         Each turn leaves cyclic garbage (the SDK's per-stream pydantic classes, parsed
         SQL trees) that CPython's thresholds would keep for thousands of turns. After
-        the first turn, the ~200k long-lived objects of the services, the SDK and Qt
-        are frozen out of the collector, so each later collection costs a few ms.
+        the first finished turn of the process, the ~200k long-lived objects of the
+        services, the SDK and Qt are frozen out of the collector (once: the heap is
+        shared by every window), so each later collection costs a few ms. Logging in,
+        switching personas and toggling the split view never collect.
         """
+        global _gc_frozen
+        if self._any_running():
+            return  # a turn started meanwhile; its end collects
         gc.collect()
-        if not self._gc_frozen:
+        if not _gc_frozen:
             gc.freeze()
-            self._gc_frozen = True
+            _gc_frozen = True
 
     # approvals -------------------------------------------------------------------
     @property

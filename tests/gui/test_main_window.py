@@ -236,3 +236,82 @@ def test_split_view_is_built_on_first_use(qtbot: Any, window_factory: Any) -> No
     assert window._split_view is not None
     assert window.pages.currentWidget() is window.split_view
     assert len(window.split_view.panes) == 2
+
+
+def _drain_posted(qtbot: Any) -> None:
+    """Wait until every zero-delay callback posted so far has run."""
+    from PySide6.QtCore import QTimer
+
+    marker: list[bool] = []
+    QTimer.singleShot(0, lambda: marker.append(True))
+    qtbot.waitUntil(lambda: marker == [True])
+
+
+def _ask(qtbot: Any, window: Any, pane: Any) -> None:
+    window.question_edit.setPlainText("육아휴직 며칠 남았어?")
+    with qtbot.waitSignal(pane.turn_finished, timeout=10000):
+        assert window.send()
+
+
+def _count_collections(monkeypatch: Any) -> list[Any]:
+    from desktop.main_window import MainWindow
+
+    collected: list[Any] = []
+    original = MainWindow._collect_garbage
+
+    def spy(self: Any) -> None:
+        original(self)
+        collected.append(self)
+
+    monkeypatch.setattr(MainWindow, "_collect_garbage", spy)
+    return collected
+
+
+def test_garbage_is_collected_after_a_finished_turn_not_at_login_or_switching(
+    qtbot: Any, window_factory: Any, monkeypatch: Any
+) -> None:
+    collected = _count_collections(monkeypatch)
+    window = window_factory()
+    hong = window.add_session(ScriptedSession("hong", lambda q: scripted_turn("hong")))
+    window.add_session(ScriptedSession("cho", lambda q: scripted_turn("cho")))
+    window.persona_switcher.setCurrentIndex(window.persona_switcher.findData("hong"))
+    window.toggle_split(True)
+    window.toggle_split(False)
+    _drain_posted(qtbot)
+    assert collected == []  # logging in, switching and splitting never collect
+    _ask(qtbot, window, hong)
+    qtbot.waitUntil(lambda: collected == [window])
+
+
+def test_the_heap_is_frozen_once_per_process_not_per_window(
+    qtbot: Any, window_factory: Any, monkeypatch: Any
+) -> None:
+    import gc
+
+    import desktop.main_window
+
+    collected = _count_collections(monkeypatch)
+    first = window_factory()
+    _ask(qtbot, first, first.add_session(ScriptedSession("hong", lambda q: scripted_turn("hong"))))
+    qtbot.waitUntil(lambda: collected == [first])
+    assert desktop.main_window._gc_frozen
+    frozen = gc.get_freeze_count()
+    assert frozen > 0
+    second = window_factory()
+    _ask(qtbot, second, second.add_session(ScriptedSession("cho", lambda q: scripted_turn("cho"))))
+    qtbot.waitUntil(lambda: collected == [first, second])
+    assert gc.get_freeze_count() == frozen  # the second window did not freeze again
+
+
+def test_a_collection_pending_when_the_window_goes_is_dropped(qtbot: Any, provider: Any) -> None:
+    import shiboken6
+
+    from desktop.main_window import MainWindow
+
+    window = MainWindow(provider, offer_login=False)
+    with qtbot.waitSignal(window.services_ready, timeout=60000):
+        window.show()
+    window.shutdown()
+    window._turn_finished()  # posts the collection
+    shiboken6.delete(window)
+    _drain_posted(qtbot)  # the posted collection did not run on the deleted window
