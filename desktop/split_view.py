@@ -178,12 +178,14 @@ class SplitCompareView(QWidget):
         """Start the same question in every pane at once.
 
         Args:
-            question: The question; default the question box's text.
+            question: The question (a picked suggestion); default the question
+                box's text, which is then cleared.
 
         Returns:
             False when nothing was started (no question, a pane still running).
         """
-        text = (question if isinstance(question, str) else self.question.text()).strip()
+        from_box = not isinstance(question, str)  # a button's ``clicked`` passes a bool
+        text = (self.question.text() if from_box else str(question)).strip()
         if not text or self.running or not self.panes:
             return False
         self._results.clear()
@@ -193,7 +195,8 @@ class SplitCompareView(QWidget):
                 self._waiting.add(pane)
         if not self._waiting:
             return False
-        self.question.clear()
+        if from_box:  # a picked suggestion leaves what the person typed alone
+            self.question.clear()
         self.strip.show_waiting(running=True)
         return True
 

@@ -136,3 +136,19 @@ def test_three_panes_of_english_suggestions_fit_a_small_window(
     assert window.minimumSizeHint().height() <= 700
     button = window.split_view.panes[0].suggestions.buttons[1]
     assert button.toolTip() == button.text()  # the full question when it is elided
+
+
+def test_a_picked_suggestion_keeps_the_typed_question(qtbot: Any, window_factory: Any) -> None:
+    window = _split_window(window_factory, {"hong": "a", "cho": "b"})
+    view = window.split_view
+    view.question.setText("아직 쓰는 중인 질문")
+    button = view.panes[0].suggestions.buttons[0]
+    with qtbot.waitSignal(view.all_finished, timeout=20000) as blocker:
+        button.click()
+    panes, _ = blocker.args
+    assert {p["question"] for p in panes} == {button.toolTip()}
+    assert view.question.text() == "아직 쓰는 중인 질문"
+    # asked from the box, the box is cleared as before
+    with qtbot.waitSignal(view.all_finished, timeout=20000):
+        view.ask_button.click()
+    assert view.question.text() == ""
