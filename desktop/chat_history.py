@@ -49,8 +49,11 @@ class ChatHistory:
 
     @store.setter
     def store(self, store: Any) -> None:
+        """Use another store (or None); the previous one is closed unless it is the same."""
+        previous, self._store = self._store, store
         self._opened = True
-        self._store = store
+        if previous is not None and previous is not store:
+            previous.close()  # its connection and writer thread would stay open
 
     def _open(self) -> None:
         self._opened = True
@@ -106,6 +109,4 @@ class ChatHistory:
 
     def close(self) -> None:
         """Close the store if it was opened; never open it again."""
-        if self._store is not None:
-            self._store.close()
-        self.store = None
+        self.store = None  # closes the previous store

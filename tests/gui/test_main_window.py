@@ -315,3 +315,25 @@ def test_a_collection_pending_when_the_window_goes_is_dropped(qtbot: Any, provid
     window._turn_finished()  # posts the collection
     shiboken6.delete(window)
     _drain_posted(qtbot)  # the posted collection did not run on the deleted window
+
+
+def test_replacing_the_history_store_closes_the_previous_one(
+    qtbot: Any, window_factory: Any, tmp_path: Path
+) -> None:
+    from desktop.history_store import HistoryStore, HistoryWriteError
+
+    window = window_factory()
+    _ask(
+        qtbot, window, window.add_session(ScriptedSession("hong", lambda q: scripted_turn("hong")))
+    )
+    old = window.history
+    assert [t.question for t in old.turns("hong")] == ["육아휴직 며칠 남았어?"]
+    new = HistoryStore(tmp_path / "other.sqlite")
+    window.history = new
+    assert old.turns("hong") == []  # closed: its connection is gone
+    errors: list[HistoryWriteError] = []
+    old.submit_turn("hong", "q", "a", [], 0.0, 0.0, "answered", on_error=errors.append)
+    assert len(errors) == 1 and "closed" in str(errors[0])
+    window.history = new  # the same store again stays open
+    assert new.submit_turn("hong", "q", "a", [], 0.0, 0.0, "answered").result(10) > 0
+    assert [t.question for t in new.turns("hong")] == ["q"]
