@@ -141,7 +141,9 @@ def identity_line(username: str, display_name: str) -> str:
     Returns:
         One line naming the person asking.
     """
-    name = " ".join((display_name or username).split())
+    # The name comes from the platform, not the person; still, keep it one short line.
+    printable = "".join(ch for ch in (display_name or username) if ch.isprintable())
+    name = " ".join(printable.split())[:64] or username
     return (
         f"The person asking is {name} (username {username}). Their access is enforced by the "
         'platform; "I/my" in the question means this person.'

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from embedded.model.conversation import ToolCall
 
 _IDENTITY = re.compile(r"The person asking is (.+?) \(username [^)\s]+\)\.")
-_SAFE_NAME = re.compile(r"^[가-힣A-Za-z][가-힣A-Za-z ]*$")
+_SAFE_NAME = re.compile(r"[가-힣A-Za-z][가-힣A-Za-z ]{0,63}")
 _HANGUL_WORD = re.compile(r"[가-힣]+")
 _LATIN_NAME = r"([A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2})"
 _LATIN_PATTERNS = (
@@ -130,7 +130,7 @@ def asker_name(system: str) -> str:
     if match is None:
         return ""
     name = " ".join(match.group(1).split())
-    return name if _SAFE_NAME.match(name) else ""
+    return name if _SAFE_NAME.fullmatch(name) else ""
 
 
 def _hangul_candidates(raw: str) -> list[str]:
@@ -171,17 +171,23 @@ def named_people(question: str) -> list[str]:
             name = " ".join(words)
             if name and name not in found:
                 found.append(name)
-    return [n for n in found if _SAFE_NAME.match(n)][:6]
+    return [n for n in found if _SAFE_NAME.fullmatch(n)][:6]
 
 
 def quote(name: str) -> str:
-    """SQL string literal of a name already checked against the safe-name pattern."""
-    return "'" + name.replace("'", "") + "'"
+    """SQL string literal of a name; only names matching the safe-name pattern pass.
+
+    Raises:
+        ValueError: When the name has anything but letters and spaces.
+    """
+    if not _SAFE_NAME.fullmatch(name):
+        raise ValueError(f"not a plain name: {name!r}")
+    return "'" + name.replace("'", "''") + "'"
 
 
 def lookup_sql(names: list[str]) -> str:
     """The employee lookup by name (only safe names are ever passed)."""
-    safe = [n for n in names if _SAFE_NAME.match(n)]
+    safe = [n for n in names if _SAFE_NAME.fullmatch(n)]
     where = (
         f"성명 = {quote(safe[0])}"
         if len(safe) == 1

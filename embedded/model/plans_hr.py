@@ -51,7 +51,7 @@ def leave_sql(ctx: Ctx, people: list[Person] | None = None) -> str:
     if kind and _SAFE_VALUE.match(kind):
         conditions.append(f"휴가유형 = '{kind}'")
     emp_nos = [p.emp_no for p in people] if people else ctx.ents.emp_nos[:1]
-    emp_nos = [e for e in emp_nos if e.isdigit()]
+    emp_nos = [e for e in emp_nos if re.fullmatch(r"[0-9]{8}", e)]
     if len(emp_nos) == 1:
         conditions.append(f"사번 = '{emp_nos[0]}'")
     elif emp_nos:

@@ -79,3 +79,12 @@ def test_a_named_persons_leave_record_is_usage_and_english_stays_english() -> No
     assert detect_intent(question, extract(question)) == "usage"
     assert extract("How many annual leave days has 홍가은 used?").lang == "en"
     assert extract("홍가은 연차 얼마나 썼어?").lang == "ko"
+
+
+def test_quote_refuses_anything_but_a_plain_name() -> None:
+    from embedded.model.people import quote
+
+    assert quote("홍가은") == "'홍가은'"
+    for bad in ("홍가은\n", "x' OR '1'='1", "", "a;b"):
+        with pytest.raises(ValueError):
+            quote(bad)
