@@ -209,30 +209,9 @@ def memory_after_split_turns(turns: int) -> dict[str, Any]:
     """RSS after many split turns with the real embedded services."""
     from PySide6.QtCore import QEventLoop, QTimer
 
-    from agent_core.config import OFFLINE_MODEL_NAME, Endpoints
-    from desktop.app import ensure_app
-    from desktop.main_window import MainWindow, demo_passwords
-    from desktop.services import FixedEndpoints
-    from embedded.launcher import start_embedded
+    from bench.embedded_window import open_window
 
-    app = ensure_app([])
-    services = start_embedded(model_pace_s=0.0)
-    assert services.ontul_url is not None
-    endpoints = Endpoints(
-        services.ontul_url,
-        services.model_url,
-        "offline",
-        OFFLINE_MODEL_NAME,
-        True,
-        services.ground_truth,
-    )
-    window = MainWindow(FixedEndpoints(endpoints), offer_login=False)
-    window.show()
-    while window.endpoints is None:
-        app.processEvents()
-    passwords = demo_passwords(services.ground_truth)
-    for persona in ("hong", "cho"):
-        window.add_session(window.login_persona(persona, passwords[persona]))
+    services, window = open_window(0.0, ("hong", "cho"))
     window.toggle_split(True)
     questions = [
         "20090001 사번 직원 육아휴직 얼마나 썼어?",
@@ -299,31 +278,10 @@ def _stop_once(pane: Any) -> float | None:
 
 def stop_latency(runs: int) -> dict[str, Any]:
     """Milliseconds from Stop to the pane's turn ending, real services, paced model."""
-    from PySide6.QtCore import QEventLoop
+    from bench.embedded_window import open_window
+    from desktop.main_window import demo_passwords
 
-    from agent_core.config import OFFLINE_MODEL_NAME, Endpoints
-    from desktop.app import ensure_app
-    from desktop.main_window import MainWindow, demo_passwords
-    from desktop.services import FixedEndpoints
-    from embedded.launcher import start_embedded
-
-    ensure_app([])
-    services = start_embedded(model_pace_s=0.02)
-    assert services.ontul_url is not None
-    endpoints = Endpoints(
-        services.ontul_url,
-        services.model_url,
-        "offline",
-        OFFLINE_MODEL_NAME,
-        True,
-        services.ground_truth,
-    )
-    window = MainWindow(FixedEndpoints(endpoints), offer_login=False)
-    window.show()
-    wait = QEventLoop()
-    window.services_ready.connect(lambda *_: wait.quit())
-    if window.endpoints is None:
-        wait.exec()
+    services, window = open_window(0.02)
     passwords = demo_passwords(services.ground_truth)
     pane = window.add_session(window.login_persona("hong", passwords["hong"]))
     latencies = [t for t in (_stop_once(pane) for _ in range(runs)) if t is not None]

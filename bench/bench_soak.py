@@ -67,21 +67,10 @@ def soak(turns: int) -> dict[str, Any]:
     """Run ``turns`` split turns in the real window and sample RSS after each."""
     from PySide6.QtCore import QEventLoop, QTimer
 
-    from desktop.app import ensure_app
-    from desktop.main_window import MainWindow, demo_passwords
-    from desktop.services import FixedEndpoints
+    from bench.embedded_window import open_window
     from desktop.turn_worker import running_turn_threads
-    from embedded.launcher import start_embedded
 
-    app = ensure_app([])
-    services = start_embedded(model_pace_s=0.0)
-    window = MainWindow(FixedEndpoints(_endpoints(services)), offer_login=False)
-    window.show()
-    while window.endpoints is None:
-        app.processEvents()
-    passwords = demo_passwords(services.ground_truth)
-    for persona in ("hong", "cho"):
-        window.add_session(window.login_persona(persona, passwords[persona]))
+    services, window = open_window(0.0, ("hong", "cho"))
     window.toggle_split(True)
     view = window.split_view
     threads_before = threading.active_count()
