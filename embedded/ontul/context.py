@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from embedded.ontul.errors import PolicyDenied
@@ -17,6 +18,21 @@ if TYPE_CHECKING:
     from embedded.ontul.sql_rewrite import SqlRewriter
 
 
+QUIRK_MODES = ("", "real")
+
+
+def quirks_mode(value: str) -> str:
+    """Validate ``ONTUL_QUIRKS``: unset/empty (faithful contract only) or ``real``.
+
+    Raises:
+        ValueError: An unknown mode (a typo must not silently test the wrong thing).
+    """
+    mode = value.strip().lower()
+    if mode not in QUIRK_MODES:
+        raise ValueError(f"ONTUL_QUIRKS must be unset or 'real', not {value!r}")
+    return mode
+
+
 @dataclass
 class PlatformContext:
     """Shared, thread-safe state of one running platform."""
@@ -27,6 +43,8 @@ class PlatformContext:
     index: SearchIndex
     writer: Writer
     rewriter: SqlRewriter
+    quirks: str = field(default_factory=lambda: quirks_mode(os.environ.get("ONTUL_QUIRKS", "")))
+    """``"real"`` also reproduces the real deployment's failures (docs/architecture.md)."""
 
     def require(self, user: UserRecord, action: str, resource: str, query: str) -> Decision:
         """Return the allowed decision, auditing ALLOW or DENY.

@@ -122,14 +122,15 @@ def traverse_link(
     limit: int | None,
     max_depth: int | None,
 ) -> dict[str, Any]:
-    """Follow a link type from ``source_key`` (a doc_no).
+    """Follow a link type from ``source_key``.
 
     Args:
         ctx: Platform state.
         user: The caller.
         fqn: ``reg.ontology.has_version`` (JOIN) or ``reg.ontology.derives_from`` (GRAPH,
             upward: the parents and ancestors of the source).
-        source_key: The source document's doc_no.
+        source_key: ``has_version``: the document's doc_no; ``derives_from``: its
+            numeric ``doc_id`` (from ``semantic.reg.doc_index``) as a string.
         select: Columns to return.
         limit: Maximum rows.
         max_depth: GRAPH depth (default 5).
@@ -138,7 +139,7 @@ def traverse_link(
         ``{fqn, mode, columns, rows, rowCount}``.
     """
     if fqn == HAS_VERSION:
-        relation = RELATIONS["semantic.reg.version_history"]
+        relation = RELATIONS[HAS_VERSION]
         declared, mode = list(relation.columns), "JOIN"
     elif fqn == DERIVES_FROM:
         declared, mode = list(GRAPH_COLUMNS), "GRAPH"
@@ -164,7 +165,14 @@ def traverse_link(
         _, rows = run_guarded(ctx.db_path, sql, (source_key, n), tables=relation.tables)
     else:
         visible = declared
-        rows = walk_graph(ctx, decision, source_key, upward=True, max_depth=depth)
+        seed = source_key.strip()
+        if not seed.isdigit() or len(seed) > 10:
+            raise ApiError(
+                400,
+                f"sourceKey of {fqn} is the numeric doc_id from semantic.reg.doc_index, "
+                f"not {source_key[:40]!r}",
+            )
+        rows = walk_graph(ctx, decision, int(seed), upward=True, max_depth=depth)
         rows = [r for r in rows if r[0] > 0][:n]
     wanted = select or visible
     missing = [c for c in wanted if c not in visible]

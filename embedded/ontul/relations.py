@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from embedded.ontul.dates import epoch_day
+
 if TYPE_CHECKING:
     from datetime import date
 
@@ -23,7 +25,7 @@ class Relation:
         columns: Public columns in order.
         hidden: Extra backing columns conditions and masks may name.
         backing: SQL for the source: a table name or a ``SELECT`` (use
-            ``{today}`` for the platform date literal).
+            ``{today}`` for the platform date as an epoch day).
         tables: Physical tables the backing reads.
         sql_visible: True when the SQL endpoint may name the relation.
     """
@@ -39,13 +41,14 @@ class Relation:
         """Return the FROM source for this relation (table name or parenthesised select).
 
         Args:
-            today: The platform date, substituted for ``{today}``.
+            today: The platform date, substituted for ``{today}`` as an epoch day
+                (DATE columns hold epoch days, see ``embedded.ontul.dates``).
 
         Returns:
             SQL usable after ``FROM``.
         """
         if self.backing.lstrip().upper().startswith("SELECT"):
-            return "(" + self.backing.replace("{today}", f"'{today.isoformat()}'") + ")"
+            return "(" + self.backing.replace("{today}", str(epoch_day(today))) + ")"
         return self.backing
 
 
@@ -56,14 +59,14 @@ RELATIONS: dict[str, Relation] = {
     for r in (
         Relation(
             "semantic.hr.employees",
-            ("사번", "성명", "부서코드", "직급", "연락처", "주민등록번호", "입사일", "비고"),
+            ("사번", "성명", "부서", "직급", "연락처", "주민등록번호", "입사일", "비고"),
             (),
             "hr_employees",
             frozenset({"hr_employees"}),
         ),
         Relation(
             "semantic.hr.leave_balance",
-            ("사번", "부서코드", "휴가유형", "연도", "사용일수", "비고"),
+            ("사번", "성명", "부서", "휴가종류", "연도", "부여일수_ERP", "사용일수", "비고"),
             (),
             "hr_leave",
             frozenset({"hr_leave"}),
@@ -73,7 +76,8 @@ RELATIONS: dict[str, Relation] = {
             (
                 "청구번호",
                 "사번",
-                "부서코드",
+                "성명",
+                "부서",
                 "유형",
                 "지역",
                 "숙박일수",
@@ -88,14 +92,23 @@ RELATIONS: dict[str, Relation] = {
         ),
         Relation(
             "semantic.hr.purchase_orders",
-            ("발주번호", "부서코드", "요청자사번", "품목", "금액", "상태", "비고"),
+            ("발주번호", "부서", "요청자사번", "성명", "품목", "금액", "상태", "비고"),
             (),
             "hr_purchase_orders",
             frozenset({"hr_purchase_orders"}),
         ),
         Relation(
             "semantic.reg.doc_index",
-            ("doc_no", "title", "doc_class", "tier", "owner_dept", "citable", "sensitivity"),
+            (
+                "doc_id",
+                "doc_no",
+                "title",
+                "doc_class",
+                "tier",
+                "owner_dept",
+                "citable",
+                "sensitivity",
+            ),
             (),
             "regulations",
             frozenset({"regulations"}),
@@ -126,23 +139,17 @@ RELATIONS: dict[str, Relation] = {
         ),
         Relation(
             "semantic.reg.pending_revisions",
-            (
-                "doc_no",
-                "title",
-                "version",
-                "status",
-                "effective_from",
-                "stated_from",
-                "summary",
-                "sensitivity",
-            ),
-            ("doc_class", "tier", "owner_dept", "citable"),
-            "SELECT v.doc_no AS doc_no, r.title AS title, v.version AS version, "
-            "v.status AS status, v.effective_from AS effective_from, "
-            "v.stated_from AS stated_from, v.summary AS summary, "
+            ("문서번호", "제목", "개정차수", "단계", "요지", "예정시행일", "기안자사번"),
+            ("sensitivity", "doc_class", "tier", "owner_dept", "citable"),
+            # 단계: DRAFT / IN_REVIEW / REJECTED as recorded, APPROVED for an approved
+            # version not yet in force. Rejected revisions stay listed on purpose.
+            'SELECT v.doc_no AS "문서번호", r.title AS "제목", v.version AS "개정차수", '
+            'v.status AS "단계", v.summary AS "요지", '
+            "CASE WHEN v.status = 'APPROVED' THEN v.effective_from END AS \"예정시행일\", "
+            'v.drafter AS "기안자사번", '
             "r.sensitivity AS sensitivity, r.doc_class AS doc_class, r.tier AS tier, "
             "r.owner_dept AS owner_dept, r.citable AS citable "
-            f"{_REG_JOIN} WHERE v.status = 'DRAFT' "
+            f"{_REG_JOIN} WHERE v.status IN ('DRAFT', 'IN_REVIEW', 'REJECTED') "
             "OR (v.status = 'APPROVED' AND v.effective_from > {today})",
             frozenset({"regulations", "regulation_versions"}),
         ),
@@ -180,8 +187,32 @@ RELATIONS: dict[str, Relation] = {
             sql_visible=False,
         ),
         Relation(
+            "reg.ontology.has_version",
+            (
+                "doc_no",
+                "version",
+                "status",
+                "effective_from",
+                "effective_to",
+                "stated_from",
+                "date_mismatch",
+                "summary",
+            ),
+            ("sensitivity", "doc_class", "tier", "owner_dept", "citable", "title"),
+            # Every version a document has, drafts and rejected ones included.
+            "SELECT v.doc_no AS doc_no, v.version AS version, v.status AS status, "
+            "v.effective_from AS effective_from, v.effective_to AS effective_to, "
+            "v.stated_from AS stated_from, v.date_mismatch AS date_mismatch, "
+            "v.summary AS summary, r.sensitivity AS sensitivity, r.doc_class AS doc_class, "
+            "r.tier AS tier, r.owner_dept AS owner_dept, r.citable AS citable, r.title AS title "
+            f"{_REG_JOIN}",
+            frozenset({"regulations", "regulation_versions"}),
+            sql_visible=False,
+        ),
+        Relation(
             "reg.ontology.Regulation",
             (
+                "doc_id",
                 "doc_no",
                 "title",
                 "doc_class",
@@ -192,7 +223,8 @@ RELATIONS: dict[str, Relation] = {
                 "latest_version",
             ),
             (),
-            "SELECT r.doc_no AS doc_no, r.title AS title, r.doc_class AS doc_class, "
+            "SELECT r.doc_id AS doc_id, r.doc_no AS doc_no, r.title AS title, "
+            "r.doc_class AS doc_class, "
             "r.tier AS tier, r.owner_dept AS owner_dept, r.citable AS citable, "
             "r.sensitivity AS sensitivity, (SELECT max(v.version) FROM regulation_versions "
             "AS v WHERE v.doc_no = r.doc_no AND v.status = 'APPROVED' "

@@ -11,6 +11,7 @@ import json
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from embedded.ontul.dates import epoch_day
 from embedded.ontul.errors import ApiError
 from embedded.ontul.guarded_sqlite import run_guarded
 from embedded.ontul.relations import REGULATION_NODES, RELATIONS
@@ -24,7 +25,20 @@ if TYPE_CHECKING:
 SEARCH = "semantic.rag.regulation_search"
 TRACE = "semantic.rag.authority_trace"
 IMPACT = "semantic.rag.impact_analysis"
-GRAPH_COLUMNS = ["depth", "doc_no", "title", "doc_class", "tier", "parent_doc_no"]
+GRAPH_COLUMNS = [
+    "depth",
+    "doc_id",
+    "doc_no",
+    "title",
+    "doc_class",
+    "tier",
+    "owner_dept",
+    "parent_doc_no",
+]
+EMPTY_MATCH_ERROR = (
+    'SQL parse error: Encountered "WHERE" at line 1, column 412. Was expecting one of: <EOF> ...'
+)
+"""What ``ONTUL_QUIRKS=real`` answers for a search with no lexical match."""
 MAX_GRAPH_DEPTH = 64
 """Deepest walk a retriever does (far beyond any real authority chain)."""
 
@@ -50,6 +64,22 @@ def _arg_date(args: dict[str, Any], name: str, default: date) -> date:
         raise ApiError(400, f"argument {name!r} must be an ISO date (YYYY-MM-DD)") from None
 
 
+def _arg_doc_id(args: dict[str, Any]) -> int:
+    """The integer ``doc_id`` of ``semantic.reg.doc_index`` (a digit string is accepted)."""
+    value = args.get("doc_id")
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if value is None or isinstance(value, bool) or not isinstance(value, int):
+        raise ApiError(
+            400,
+            "argument 'doc_id' must be an integer doc_id from semantic.reg.doc_index "
+            "(look it up by doc_no)",
+        )
+    if not 0 <= value < 2**31:
+        raise ApiError(400, "argument 'doc_id' is out of range")
+    return value
+
+
 def _arg_int(args: dict[str, Any], name: str, default: int, lo: int, hi: int) -> int:
     value = args.get(name, default)
     if value is None:
@@ -69,9 +99,10 @@ def _candidates(
     sql = (
         f"SELECT _src.chunk_id FROM {relation.source_sql(ctx.today)} AS _src "
         "WHERE _src.status = 'APPROVED' AND _src.citable = 1 "
-        "AND _src.effective_from <= ? AND (_src.effective_to IS NULL OR ? <= _src.effective_to)"
+        "AND _src.effective_from <= ? AND (_src.effective_to IS NULL OR ? < _src.effective_to)"
     )
-    params: list[Any] = [as_of.isoformat(), as_of.isoformat()]
+    day = epoch_day(as_of)
+    params: list[Any] = [day, day]
     if dept is not None:
         sql += " AND _src.owner_dept = ?"
         params.append(dept)
@@ -108,6 +139,10 @@ def regulation_search(
     if max_rows is not None:
         k = min(k, max_rows)
     ranked = ctx.index.hybrid(q, _candidates(ctx, decision, as_of, dept), k)
+    if not ranked and ctx.quirks == "real":
+        # A real deployment's hybrid search fails this way when its lexical
+        # side matches nothing (the rewriter's WHERE lands on an empty subquery).
+        raise ApiError(400, EMPTY_MATCH_ERROR)
     relation = RELATIONS[SEARCH]
     columns = [c for c in relation.columns if c not in decision.denied_columns]
     if not ranked:
@@ -138,7 +173,7 @@ def regulation_search(
 
 
 def walk_graph(
-    ctx: PlatformContext, decision: Decision, root: str, *, upward: bool, max_depth: int
+    ctx: PlatformContext, decision: Decision, root: int, *, upward: bool, max_depth: int
 ) -> list[list[Any]]:
     """Walk ``regulation_links`` from ``root`` over documents the caller may see.
 
@@ -149,7 +184,7 @@ def walk_graph(
     Args:
         ctx: Platform state.
         decision: The caller's decision (row filter over doc_index columns).
-        root: Starting doc_no.
+        root: Starting document's ``doc_id``; one the caller may not see walks nothing.
         upward: True for parents (authority), False for children (impact).
         max_depth: Deepest level returned.
 
@@ -160,11 +195,14 @@ def walk_graph(
     step_from, step_to = (
         ("child_doc_no", "parent_doc_no") if upward else ("parent_doc_no", "child_doc_no")
     )
-    cols = ", ".join(f"n.{quote_ident(c)}" for c in ("doc_no", "title", "doc_class", "tier"))
+    cols = ", ".join(
+        f"n.{quote_ident(c)}"
+        for c in ("doc_id", "doc_no", "title", "doc_class", "tier", "owner_dept")
+    )
     sql = f"""
         WITH RECURSIVE nodes AS ({nodes}),
         walk(doc_no, depth, path) AS (
-            SELECT doc_no, 0, '/' || doc_no || '/' FROM nodes WHERE doc_no = ?
+            SELECT doc_no, 0, '/' || doc_no || '/' FROM nodes WHERE doc_id = ?
             UNION ALL
             SELECT l.{step_to}, w.depth + 1, w.path || l.{step_to} || '/'
             FROM walk AS w
@@ -202,13 +240,13 @@ def graph_retriever(
         ctx: Platform state.
         user: The caller.
         fqn: :data:`TRACE` or :data:`IMPACT`.
-        args: ``doc_id`` (a doc_no).
+        args: ``doc_id``, the integer id of ``semantic.reg.doc_index``.
         max_rows: Optional cap on returned rows.
 
     Returns:
         ``{fqn, columns, rows, rowCount, asOf}``; ``asOf`` is the platform's today.
     """
-    root = _arg_str(args, "doc_id", required=True) or ""
+    root = _arg_doc_id(args)
     decision = ctx.require(user, "data:SelectTable", fqn, json.dumps(args, ensure_ascii=False))
     rows = walk_graph(ctx, decision, root, upward=fqn == TRACE, max_depth=MAX_GRAPH_DEPTH)
     if max_rows is not None:

@@ -12,10 +12,10 @@ import json
 import os
 import sqlite3
 from dataclasses import dataclass
-from datetime import date, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from embedded.ontul.dates import epoch_or_none
 from embedded.ontul.demo_org.canaries import CanaryMint
 from embedded.ontul.demo_org.catalogue import all_documents
 from embedded.ontul.demo_org.ground_truth import ChunkRow, VersionRow, ground_truth
@@ -25,6 +25,8 @@ from embedded.ontul.demo_org.redaction import redact
 from embedded.ontul.demo_org.schema import INDEX_SQL, SCHEMA_SQL
 
 if TYPE_CHECKING:
+    from datetime import date
+
     from embedded.ontul.demo_org.model import DocumentSpec
 
 GROUND_TRUTH_NAME = "ground_truth.json"
@@ -59,13 +61,13 @@ def _credentials(seed: int) -> _Credentials:
     return _Credentials(passwords, rows)
 
 
-def _version_rows(doc: DocumentSpec) -> list[VersionRow]:
+def _version_rows(doc: DocumentSpec, drafter: str | None) -> list[VersionRow]:
+    """Version rows; ``effective_to`` is exclusive: the next approved version's start."""
     approved = sorted((v for v in doc.versions if v.status == "APPROVED"), key=lambda v: v.version)
     ends: dict[int, str] = {}
     for current, following in itertools.pairwise(approved):
         assert following.effective_from is not None
-        end = date.fromisoformat(following.effective_from) - timedelta(days=1)
-        ends[current.version] = end.isoformat()
+        ends[current.version] = following.effective_from
     rows = []
     for spec in doc.versions:
         mismatch = int(
@@ -83,9 +85,19 @@ def _version_rows(doc: DocumentSpec) -> list[VersionRow]:
                 spec.stated_from,
                 mismatch,
                 spec.summary,
+                drafter,
             )
         )
     return rows
+
+
+def _drafters(docs: list[DocumentSpec], hr: HrData) -> dict[str, str | None]:
+    """Who drafts each document's revisions: the first employee of its owner department
+    (HR's for departments with no employees of their own, such as GEN)."""
+    first: dict[str, str] = {}
+    for employee in hr.employees:
+        first.setdefault(employee.dept, employee.emp_no)
+    return {doc.doc_no: first.get(doc.owner_dept, first["HR"]) for doc in docs}
 
 
 def _chunk_rows(docs: list[DocumentSpec], mint: CanaryMint) -> list[ChunkRow]:
@@ -122,6 +134,7 @@ def _write(
     chunks: list[ChunkRow],
     hr: HrData,
 ) -> None:
+    names = {e.emp_no: e.name for e in hr.employees}
     conn = sqlite3.connect(path, isolation_level=None)
     try:
         conn.execute("PRAGMA page_size = 4096")
@@ -133,9 +146,10 @@ def _write(
                 conn.execute(statement)
         conn.executemany("INSERT INTO users VALUES (?,?,?,?,?,?,?,?)", creds.rows)
         conn.executemany(
-            "INSERT INTO regulations VALUES (?,?,?,?,?,?,?)",
+            "INSERT INTO regulations VALUES (?,?,?,?,?,?,?,?)",
             [
                 (
+                    doc_id,
                     d.doc_no,
                     d.title,
                     d.doc_class,
@@ -144,11 +158,25 @@ def _write(
                     int(d.citable),
                     d.sensitivity,
                 )
-                for d in docs
+                for doc_id, d in enumerate(docs, start=1)
             ],
         )
         conn.executemany(
-            "INSERT INTO regulation_versions VALUES (?,?,?,?,?,?,?,?)", [tuple(v) for v in versions]
+            "INSERT INTO regulation_versions VALUES (?,?,?,?,?,?,?,?,?)",
+            [
+                (
+                    v.doc_no,
+                    v.version,
+                    v.status,
+                    epoch_or_none(v.effective_from),
+                    epoch_or_none(v.effective_to),
+                    epoch_or_none(v.stated_from),
+                    v.date_mismatch,
+                    v.summary,
+                    v.drafter,
+                )
+                for v in versions
+            ],
         )
         conn.executemany(
             "INSERT INTO regulation_chunks VALUES (?,?,?,?,?,?,?)", [tuple(c)[:7] for c in chunks]
@@ -160,26 +188,39 @@ def _write(
         conn.executemany(
             "INSERT INTO hr_employees VALUES (?,?,?,?,?,?,?,?)",
             [
-                (e.emp_no, e.name, e.dept, e.rank, e.phone, e.national_id, e.hired, e.note)
+                (
+                    e.emp_no,
+                    e.name,
+                    e.dept,
+                    e.rank,
+                    e.phone,
+                    e.national_id,
+                    epoch_or_none(e.hired),
+                    e.note,
+                )
                 for e in hr.employees
             ],
         )
         conn.executemany(
-            "INSERT INTO hr_leave VALUES (?,?,?,?,?,?)",
-            [(r.emp_no, r.dept, r.kind, r.year, r.days, r.note) for r in hr.leave],
+            "INSERT INTO hr_leave VALUES (?,?,?,?,?,?,?,?)",
+            [
+                (r.emp_no, names[r.emp_no], r.dept, r.kind, r.year, r.granted, r.days, r.note)
+                for r in hr.leave
+            ],
         )
         conn.executemany(
-            "INSERT INTO hr_expenses VALUES (?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO hr_expenses VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             [
                 (
                     r.claim_no,
                     r.emp_no,
+                    names[r.emp_no],
                     r.dept,
                     r.kind,
                     r.region,
                     r.nights,
                     r.amount,
-                    r.claimed_on,
+                    epoch_or_none(r.claimed_on),
                     r.status,
                     r.note,
                 )
@@ -187,9 +228,18 @@ def _write(
             ],
         )
         conn.executemany(
-            "INSERT INTO hr_purchase_orders VALUES (?,?,?,?,?,?,?)",
+            "INSERT INTO hr_purchase_orders VALUES (?,?,?,?,?,?,?,?)",
             [
-                (r.po_no, r.dept, r.requester, r.item, r.amount, r.status, r.note)
+                (
+                    r.po_no,
+                    r.dept,
+                    r.requester,
+                    names[r.requester],
+                    r.item,
+                    r.amount,
+                    r.status,
+                    r.note,
+                )
                 for r in hr.purchases
             ],
         )
@@ -218,7 +268,8 @@ def build_demo_database(db_path: Path, today: date, seed: int = DEFAULT_SEED) ->
     mint = CanaryMint(seed)
     hr = build_hr_records(seed, mint)
     docs = all_documents(today, seed)
-    versions = [row for doc in docs for row in _version_rows(doc)]
+    drafters = _drafters(docs, hr)
+    versions = [row for doc in docs for row in _version_rows(doc, drafters[doc.doc_no])]
     chunks = _chunk_rows(docs, mint)
     creds = _credentials(seed)
     truth = ground_truth(today, seed, docs, versions, chunks, hr, creds.passwords)

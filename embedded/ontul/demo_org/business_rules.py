@@ -18,6 +18,11 @@ CHILDCARE_DRAFT_VERSION = 5
 CHILDCARE_NEXT_OFFSET_DAYS = 21
 """The approved v4 takes effect this many days after the server's today."""
 
+ANNUAL_LEAVE_DAYS = 17
+"""HR-REG-002 (current version): base annual leave days, plus one per two years' service."""
+ANNUAL_LEAVE_CAP = 27
+"""HR-REG-002 (current version): annual leave ceiling."""
+
 DEMO_EMP_NO = "20170003"
 DEMO_CHILDCARE_USED = 12
 """Childcare days hong has used."""
@@ -49,6 +54,24 @@ APPROVAL_TIERS: tuple[ApprovalTier, ...] = (
     ApprovalTier(30_000_000, None, "대표이사"),
 )
 DEMO_PURCHASE_AMOUNT = 10_000_000
+
+
+def erp_granted_days(kind: str, hired_year: int, year: int) -> int | None:
+    """The days the ERP records as granted (부여일수_ERP) for one leave row.
+
+    Args:
+        kind: 휴가종류 (연차, 육아휴직, 병가).
+        hired_year: year the employee joined.
+        year: the leave year.
+
+    Returns:
+        Granted days, or None where the ERP records no grant (sick leave).
+    """
+    if kind == "연차":
+        return min(ANNUAL_LEAVE_DAYS + max(0, year - hired_year) // 2, ANNUAL_LEAVE_CAP)
+    if kind == "육아휴직":
+        return CHILDCARE_DAYS[CHILDCARE_CURRENT_VERSION]
+    return None
 
 
 def approver_for(amount: int) -> str:

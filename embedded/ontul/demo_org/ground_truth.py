@@ -35,6 +35,8 @@ class VersionRow(NamedTuple):
     stated_from: str | None
     date_mismatch: int
     summary: str
+    drafter: str | None
+    """사번 of the employee who drafted the revision."""
 
 
 class ChunkRow(NamedTuple):
@@ -62,7 +64,7 @@ def _in_force(versions: list[VersionRow], doc_no: str, on: str) -> VersionRow:
         and v.status == "APPROVED"
         and v.effective_from is not None
         and v.effective_from <= on
-        and (v.effective_to is None or on <= v.effective_to)
+        and (v.effective_to is None or on < v.effective_to)
     )
 
 
@@ -143,6 +145,7 @@ def ground_truth(
     cap = rules.LODGING_CAPS[claim.region]
     purchase_version = _in_force(versions, PURCHASE_DOC_NO, today.isoformat())
     dependents = _dependents(docs, IMPACT_DOC_NO)
+    restricted_docs = {d.doc_no for d in docs if d.sensitivity == "대외비"}
     return {
         "today": today.isoformat(),
         "seed": seed,
@@ -233,4 +236,25 @@ def ground_truth(
             ],
         },
         "counts": {"documents": len(docs), "versions": len(versions), "chunks": len(chunks)},
+        "doc_ids": {d.doc_no: doc_id for doc_id, d in enumerate(docs, start=1)},
+        "pending": [
+            {
+                "doc_no": v.doc_no,
+                "version": v.version,
+                "stage": _stage(v, today.isoformat()),
+                "expected_from": v.effective_from,
+                "drafter": v.drafter,
+                "restricted": v.doc_no in restricted_docs,
+            }
+            for v in versions
+            if _stage(v, today.isoformat()) is not None
+        ],
     }
+
+
+def _stage(version: VersionRow, today: str) -> str | None:
+    """단계 of a revision still in approval, or None once in force (or superseded)."""
+    if version.status == "APPROVED":
+        assert version.effective_from is not None
+        return "APPROVED" if version.effective_from > today else None
+    return version.status

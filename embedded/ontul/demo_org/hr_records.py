@@ -16,6 +16,7 @@ from embedded.ontul.demo_org.personas import PERSONAS
 if TYPE_CHECKING:
     from embedded.ontul.demo_org.canaries import CanaryMint
 
+LEAVE_YEAR = 2025
 DEPT_SIZES: dict[str, int] = {"DEV": 12, "HR": 7, "FIN": 8, "SEC": 7, "SAL": 9, "PUR": 7}
 RANKS = ("사원", "사원", "대리", "대리", "과장", "과장", "차장", "부장")
 SURNAMES = "김이박최정강윤장임한오서신권황안송류전고문양손배백허남심노하곽성차주우구민"
@@ -45,6 +46,8 @@ class LeaveRow:
     dept: str
     kind: str
     year: int
+    granted: int | None
+    """부여일수_ERP: the days the ERP granted for the year (None where it records none)."""
     days: int
     note: str
     canary: str | None
@@ -203,7 +206,10 @@ class _Generator:
 
         def add(emp: Employee, kind: str, days: int, text: str) -> None:
             note, canary = _note(self.mint, emp.emp_no, text)
-            rows.append(LeaveRow(emp.emp_no, emp.dept, kind, 2025, days, note, canary))
+            granted = rules.erp_granted_days(kind, int(emp.hired[:4]), LEAVE_YEAR)
+            rows.append(
+                LeaveRow(emp.emp_no, emp.dept, kind, LEAVE_YEAR, granted, days, note, canary)
+            )
 
         for emp in people:
             add(emp, "연차", self.rng.randint(1, 11), "연차 사용 현황")

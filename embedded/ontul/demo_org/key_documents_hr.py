@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from embedded.ontul.demo_org import business_rules as rules
 from embedded.ontul.demo_org.model import DocumentSpec, compose_version
 
 NOTICE_PHONE = "02-3456-7890"
@@ -171,7 +172,13 @@ def _working_time() -> DocumentSpec:
         ("GEN-RUL-001",),
         (
             compose_version(title, 1, "2018-03-01", "제정", pairs(16, 24)),
-            compose_version(title, 2, "2024-01-01", "개정: 연차휴가 부여 일수 상향", pairs(17, 27)),
+            compose_version(
+                title,
+                2,
+                "2024-01-01",
+                "개정: 연차휴가 부여 일수 상향",
+                pairs(rules.ANNUAL_LEAVE_DAYS, rules.ANNUAL_LEAVE_CAP),
+            ),
         ),
     )
 

@@ -28,7 +28,7 @@ class VersionSpec:
     version: int
     """Revision number, 1-based."""
     status: str
-    """``APPROVED`` or ``DRAFT``."""
+    """``APPROVED``, ``DRAFT`` or ``REJECTED``."""
     effective_from: str | None
     """Approval date (ISO) — the authoritative start; ``None`` for drafts."""
     stated_from: str | None

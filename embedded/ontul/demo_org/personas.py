@@ -39,7 +39,7 @@ class Persona:
 PERSONAS: tuple[Persona, ...] = (
     Persona("hong", "홍가은", "20170003", "DEV", "none", ("employees", "general"), "대리"),
     Persona(
-        "park", "박부장", "20150010", "DEV", "manager", ("employees", "general", "managers"), "부장"
+        "park", "홍지아", "20150010", "DEV", "manager", ("employees", "general", "managers"), "부장"
     ),
     Persona("cho", "조태윤", "20090001", "HR", "hr", ("employees", "hr"), "차장"),
     Persona(
