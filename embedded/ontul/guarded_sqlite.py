@@ -89,10 +89,16 @@ class _Guarded:
         default_factory=dict
     )
 
-    def authorizer(self, action: int, arg1: str | None, arg2: str | None, *_: object) -> int:
+    def authorizer(
+        self, action: int, arg1: str | None, arg2: str | None, db: str | None, *_: object
+    ) -> int:
         if action == sqlite3.SQLITE_SELECT or action == _SQLITE_RECURSIVE:
             return sqlite3.SQLITE_OK
         if action == sqlite3.SQLITE_READ:
+            if db is None:
+                # A materialized CTE or subquery (no database): its rows come
+                # from table reads this authorizer already approved.
+                return sqlite3.SQLITE_OK
             if arg1 in self.tables and (arg1, arg2) not in self.denied:
                 return sqlite3.SQLITE_OK
             return sqlite3.SQLITE_DENY

@@ -1,16 +1,40 @@
 """Parse, check and rewrite caller SQL so policies hold inside SQLite.
 
-Every reference to a semantic relation becomes a subquery
-``(SELECT <allowed cols> FROM <backing> AS _src WHERE <row filter>) AS <alias>``,
-so row filters apply before the caller's predicates, joins and aggregates.
+Every semantic relation a statement reads becomes a *materialized* common table
+expression prepended to the statement::
 
-Masks: the subquery exposes the *masked* expression under the column's name.
+    WITH _rel_1 AS MATERIALIZED (SELECT <allowed cols> FROM <backing> AS _src
+                                 WHERE <row filter>)
+    SELECT ... FROM _rel_1 AS <alias> ...
+
+and every reference to the relation reads ``_rel_n`` under the caller's alias.
+
+Row security is a barrier (as PostgreSQL's ``security_barrier`` views): no
+expression of the caller's is ever evaluated on a row the caller may not see.
+SQLite computes an ``AS MATERIALIZED`` CTE once into an ephemeral table before
+the outer query reads it; the query flattener may not merge it into the outer
+query (flattener restriction 28), the WHERE-clause push-down optimisation skips
+it (``eM10d == M10d_Yes``), and it is never run as a co-routine interleaved with
+the caller's loop. So the caller's WHERE, ON, HAVING, select list and
+subqueries only ever see filtered rows, and an error, a timing or a count can
+not depend on a hidden row. (A plain ``(SELECT ... WHERE filter) AS x``
+subquery is no barrier: SQLite flattens it or pushes the caller's ON/WHERE
+terms into it, and evaluates them on rows the filter then discards.)
+``tests/integration/test_platform_barrier.py`` proves it with generated
+raising, slow and counting predicates over every relation and join shape.
+
+Masks: the CTE exposes the *masked* expression under the column's name.
 Neither the output nor the caller's predicates ever see the raw value, so a
 ``WHERE 연락처 LIKE '010-1234%'`` cannot confirm a guess (SPEC: "a mask hides
 output only"; hiding it from predicates too is the stricter reading).
 
-Denied columns are absent from the subquery, and any identifier in the
-statement that names one fails the query with a message naming the column.
+Denied columns are absent from the CTE, and any identifier in the statement
+that names one fails the query with a message naming the column.
+
+Name resolution: the final SQL quotes identifiers with backticks, never double
+quotes, so SQLite's "double-quoted string literal" fallback cannot apply: a
+quoted name that names no column fails with ``no such column: <name>`` instead
+of reading as the string ``'<name>'``.
 
 The refusal rules checked before any rewriting (one SELECT, size and nesting
 limits, function allow-list, WITH names, ``IN <table>``) live in
@@ -22,10 +46,11 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.sqlite import SQLite
 from sqlglot.errors import ParseError, TokenError
 
 from embedded.ontul.errors import PolicyDenied, QueryRefused
@@ -37,6 +62,7 @@ from embedded.ontul.relations import (
 )
 from embedded.ontul.sql_validation import (
     ALLOWED_FUNCTIONS,
+    BARRIER_CTE_PREFIX,
     MAX_NESTING,
     MAX_PRINTF_WIDTH,
     MAX_SQL_CHARS,
@@ -54,6 +80,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALLOWED_FUNCTIONS",
+    "CTE_PREFIX",
     "MAX_NESTING",
     "MAX_PRINTF_WIDTH",
     "MAX_SQL_CHARS",
@@ -83,6 +110,24 @@ class RewrittenQuery:
     relations: tuple[str, ...]
     tables: frozenset[str]
     denied_reads: frozenset[tuple[str, str]]
+
+
+CTE_PREFIX = BARRIER_CTE_PREFIX
+"""The barrier CTEs are named ``_rel_1``, ``_rel_2``...; caller WITH names may not start so."""
+
+
+class _BacktickSQLite(SQLite):
+    """SQLite dialect that quotes identifiers with backticks.
+
+    SQLite reads a double-quoted name that resolves to no column as a string
+    literal (the "DQS" misfeature); a backtick-quoted one is always an
+    identifier, so an unknown name is an error that names it.
+    """
+
+    class Tokenizer(SQLite.Tokenizer):
+        """Backticks are the only identifier quotes."""
+
+        IDENTIFIERS: ClassVar[list[str | tuple[str, str]]] = ["`"]
 
 
 def quote_ident(name: str) -> str:
@@ -194,6 +239,11 @@ class SqlRewriter:
 
     def _rewrite_checked(self, sql: str, user: UserRecord) -> RewrittenQuery:
         tree = parse_single_select(sql)
+        while isinstance(tree, exp.Subquery) and tree.args.get("alias") is None:
+            inner = tree.this  # "(SELECT ...)" as a whole statement: WITH goes inside
+            if not isinstance(inner, exp.Query):
+                break
+            tree = inner
         refuse_forbidden_constructs(tree)
         refs, physical = self._resolve_tables(tree, user)
         decisions = self._decide(refs, user)
@@ -206,23 +256,41 @@ class SqlRewriter:
                     )
         tables: set[str] = set(physical)
         blocked: set[tuple[str, str]] = set(CREDENTIAL_COLUMNS) if physical else set()
+        cte_names: dict[str, str] = {}
         for table, relation in refs:
-            decision = decisions[relation.name]
-            inner = sqlglot.parse_one(
-                relation_select(relation, decision, self.today), read="sqlite"
-            )
+            name = cte_names.setdefault(relation.name, f"{CTE_PREFIX}{len(cte_names) + 1}")
             alias = table.args.get("alias")
             if alias is None:
                 alias = exp.TableAlias(this=exp.to_identifier(table.name))
-            table.replace(exp.Subquery(this=inner, alias=alias.copy()))
+            table.replace(exp.Table(this=exp.to_identifier(name), alias=alias.copy()))
+        barriers = []
+        for relation_name, name in cte_names.items():
+            relation = RELATIONS[relation_name]
+            decision = decisions[relation_name]
+            inner = sqlglot.parse_one(
+                relation_select(relation, decision, self.today), read="sqlite"
+            )
+            barriers.append(
+                exp.CTE(
+                    this=inner,
+                    alias=exp.TableAlias(this=exp.to_identifier(name)),
+                    materialized=True,
+                )
+            )
             tables |= relation.tables
             blocked |= denied_reads(relation, decision)
         for column in tree.find_all(exp.Column):
             if column.args.get("catalog") or column.args.get("db"):
                 column.set("catalog", None)
                 column.set("db", None)
+        if barriers:
+            existing = tree.args.get("with_")
+            if isinstance(existing, exp.With):
+                existing.set("expressions", [*barriers, *existing.expressions])
+            else:
+                tree.set("with_", exp.With(expressions=barriers))
         return RewrittenQuery(
-            sql=tree.sql(dialect="sqlite"),
+            sql=tree.sql(dialect=_BacktickSQLite),
             relations=tuple(sorted(decisions)) + tuple(sorted(physical)),
             tables=frozenset(tables),
             denied_reads=frozenset(blocked),

@@ -18,6 +18,8 @@ from sqlglot.errors import ParseError, TokenError
 from embedded.ontul.errors import QueryRefused
 from embedded.ontul.relations import PHYSICAL_TABLES, RELATIONS
 
+BARRIER_CTE_PREFIX = "_rel_"
+"""The rewriter names its row-security CTEs ``_rel_1``...; a caller's WITH name may not."""
 MAX_SQL_CHARS = 20_000
 """Longer statements are refused before parsing."""
 MAX_NESTING = 48
@@ -144,9 +146,9 @@ def sqlite_fold(name: str) -> str:
 
 
 def _shadows_reserved_name(name: str) -> bool:
-    """True when a CTE of this name could shadow a table, relation or system object."""
+    """True when a CTE of this name could shadow a table, relation, barrier CTE or system object."""
     for folded in {sqlite_fold(name), name.casefold(), name.lower()}:
-        if folded in PHYSICAL_TABLES or folded.startswith("sqlite_"):
+        if folded in PHYSICAL_TABLES or folded.startswith(("sqlite_", BARRIER_CTE_PREFIX)):
             return True
         if any(folded == sqlite_fold(r) or folded == r.casefold() for r in RELATIONS):
             return True

@@ -196,17 +196,17 @@ def _neg(text: str) -> tuple[int, ...]:
 # --- row filters: aliases, unions, correlated subqueries, windows ---
 
 ROW_ATTACKS = [
-    f"SELECT 사번, 부서코드 FROM {EMP}",
-    f"SELECT e.사번, e.부서코드 FROM {EMP} AS e",
-    f"SELECT 사번, 부서코드 FROM {EMP} AS hr_employees",
-    f"SELECT 사번, 부서코드 FROM {EMP} AS _src WHERE 1 = 1 OR 1 = 1",
-    f"SELECT 사번, 부서코드 FROM {EMP} UNION SELECT 사번, 부서코드 FROM {EMP}",
-    f"SELECT DISTINCT a.사번, a.부서코드 FROM {EMP} AS a"
+    f"SELECT 사번, 부서 FROM {EMP}",
+    f"SELECT e.사번, e.부서 FROM {EMP} AS e",
+    f"SELECT 사번, 부서 FROM {EMP} AS hr_employees",
+    f"SELECT 사번, 부서 FROM {EMP} AS _src WHERE 1 = 1 OR 1 = 1",
+    f"SELECT 사번, 부서 FROM {EMP} UNION SELECT 사번, 부서 FROM {EMP}",
+    f"SELECT DISTINCT a.사번, a.부서 FROM {EMP} AS a"
     " JOIN semantic.hr.leave_balance USING (사번)",
-    f"SELECT 사번, 부서코드 FROM {EMP} WHERE 사번 IN (SELECT 사번 FROM {EMP})",
+    f"SELECT 사번, 부서 FROM {EMP} WHERE 사번 IN (SELECT 사번 FROM {EMP})",
     f"SELECT 사번, (SELECT count(*) FROM {EMP}) FROM {EMP}",
-    'SELECT 사번, 부서코드 FROM "semantic"."hr"."employees"',
-    f"SELECT 사번, 부서코드 FROM (SELECT * FROM {EMP}) AS main",
+    'SELECT 사번, 부서 FROM "semantic"."hr"."employees"',
+    f"SELECT 사번, 부서 FROM (SELECT * FROM {EMP}) AS main",
 ]
 
 
@@ -217,7 +217,7 @@ def test_row_filters_hold(
     statement: str,
 ) -> None:
     dev = {
-        r[0] for r in _raw(demo_database[0], "SELECT 사번 FROM hr_employees WHERE 부서코드 = 'DEV'")
+        r[0] for r in _raw(demo_database[0], "SELECT 사번 FROM hr_employees WHERE 부서 = 'DEV'")
     }
     everyone = attack("cho", statement)
     assert everyone["status"] == "ok", everyone

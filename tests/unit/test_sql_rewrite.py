@@ -16,7 +16,7 @@ from embedded.ontul.sql_rewrite import SqlRewriter
 if TYPE_CHECKING:
     from pathlib import Path
 
-EMP_COLS = "사번, 성명, 부서코드, 직급, 연락처, 주민등록번호, 입사일, 비고"
+EMP_COLS = "사번, 성명, 부서, 직급, 연락처, 주민등록번호, 입사일, 비고"
 ROWS = [
     ("1", "가", "DEV", "사원", "010-1111-2222", "900101-1234567", "2020-01-01", "CANARY-a"),
     ("2", "나", "DEV", "부장", "010-3333-4444", "800101-1234567", "2010-01-01", "CANARY-b"),
@@ -115,7 +115,7 @@ def test_masked_value_hidden_from_predicates(db: Path) -> None:
         "SELECT 성명 FROM semantic.hr.employees WHERE 주민등록번호 LIKE '9%'",
         "SELECT 성명 FROM semantic.hr.employees ORDER BY 주민등록번호",
         "SELECT count(*) FROM semantic.hr.employees GROUP BY 주민등록번호",
-        "SELECT 부서코드 FROM semantic.hr.employees GROUP BY 1 HAVING max(주민등록번호) > ''",
+        "SELECT 부서 FROM semantic.hr.employees GROUP BY 1 HAVING max(주민등록번호) > ''",
         "SELECT substr(e.주민등록번호, 1, 2) FROM semantic.hr.employees e",
         "SELECT 성명 FROM semantic.hr.employees WHERE 사번 IN "
         "(SELECT 사번 FROM semantic.hr.employees WHERE \"주민등록번호\" > '')",
@@ -204,7 +204,7 @@ def test_read_only_connection(db: Path) -> None:
 
 
 def test_admin_reads_physical_tables_others_do_not(db: Path) -> None:
-    sql = "SELECT count(*) FROM hr_employees WHERE 부서코드 = 'DEV'"
+    sql = "SELECT count(*) FROM hr_employees WHERE 부서 = 'DEV'"
     assert run(db, sql, ADMIN) == [[2]]
     q = RW.rewrite(sql, ADMIN)
     assert q.tables == frozenset({"hr_employees"}) and q.relations == ("hr_employees",)
