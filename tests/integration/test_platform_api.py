@@ -12,6 +12,7 @@ import jwt
 import pytest
 import requests
 
+from embedded.ontul.dates import epoch_day
 from embedded.ontul.testing import call, copy_database, login, persona_password
 
 if TYPE_CHECKING:
@@ -191,8 +192,9 @@ def test_links_policy(
     ontul_server: OntulServer, token_of: Callable[[str], str], ground_truth: dict[str, Any]
 ) -> None:
     r = ground_truth["restricted"]
+    keys = {HAS_VERSION: r["doc_no"], DERIVES: str(ground_truth["doc_ids"][r["doc_no"]])}
     for path in (HAS_VERSION, DERIVES):
-        body = {"sourceKey": r["doc_no"], "limit": 50, "maxDepth": 5}
+        body = {"sourceKey": keys[path], "limit": 50, "maxDepth": 5}
         cho = call(ontul_server.url, token_of("cho"), path, body).json()
         assert cho["rows"], path
         for persona in ("hong", "park"):
@@ -201,9 +203,9 @@ def test_links_policy(
         ontul_server.url,
         token_of("cho"),
         DERIVES,
-        {"sourceKey": r["doc_no"], "limit": 50, "maxDepth": 5},
+        {"sourceKey": keys[DERIVES], "limit": 50, "maxDepth": 5, "select": ["doc_no"]},
     ).json()
-    assert up["mode"] == "GRAPH" and r["parent_doc_no"] in {row[1] for row in up["rows"]}
+    assert up["mode"] == "GRAPH" and r["parent_doc_no"] in {row[0] for row in up["rows"]}
     cc = ground_truth["childcare"]
     versions = call(
         ontul_server.url,
@@ -212,8 +214,14 @@ def test_links_policy(
         {"sourceKey": cc["doc_no"], "limit": 50, "maxDepth": 1},
     ).json()
     assert versions["mode"] == "JOIN"
-    by_version = {row[2]: row for row in versions["rows"]}
-    assert by_version[3][4] == cc["current_effective"] and by_version[3][7] == 1
+    cols = versions["columns"]
+    by_version = {
+        row[cols.index("version")]: dict(zip(cols, row, strict=True)) for row in versions["rows"]
+    }
+    assert by_version[3]["effective_from"] == epoch_day(cc["current_effective"])
+    assert by_version[3]["date_mismatch"] == 1
+    # every version the document has, the draft included
+    assert by_version[cc["draft_version"]]["status"] == "DRAFT"
 
 
 def test_action_replay_writes_one_row(private_server: tuple[OntulServer, Path]) -> None:

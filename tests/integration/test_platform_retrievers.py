@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from embedded.ontul.dates import epoch_day
 from embedded.ontul.testing import call, copy_database, login, persona_password
 
 if TYPE_CHECKING:
@@ -56,8 +57,9 @@ def test_version_in_force_on_as_of(
     now = records(invoke(ontul_server, token_of("hong"), SEARCH, {"q": "육아휴직 기간"}))
     current = [h for h in now if h["doc_no"] == cc["doc_no"]]
     assert current and {h["version"] for h in current} == {3}
-    assert current[0]["effective_from"] == cc["current_effective"]
-    assert current[0]["stated_from"] == cc["current_stated"]
+    # DATE columns arrive as epoch days, as from the real engine
+    assert current[0]["effective_from"] == epoch_day(cc["current_effective"])
+    assert current[0]["stated_from"] == epoch_day(cc["current_stated"])
     assert current[0]["date_mismatch"] == 1
 
 
@@ -95,18 +97,26 @@ def test_authority_trace_policy(
     ontul_server: OntulServer, token_of: Callable[[str], str], ground_truth: dict[str, Any]
 ) -> None:
     r = ground_truth["restricted"]
-    cho = records(invoke(ontul_server, token_of("cho"), TRACE, {"doc_id": r["doc_no"]}))
+    ids = ground_truth["doc_ids"]
+    cho = records(invoke(ontul_server, token_of("cho"), TRACE, {"doc_id": ids[r["doc_no"]]}))
     assert cho[0] == {**cho[0], "depth": 0, "doc_no": r["doc_no"]}
     assert r["parent_doc_no"] in {x["doc_no"] for x in cho}
     for persona in ("hong", "park"):
-        assert invoke(ontul_server, token_of(persona), TRACE, {"doc_id": r["doc_no"]})["rows"] == []
+        assert (
+            invoke(ontul_server, token_of(persona), TRACE, {"doc_id": ids[r["doc_no"]]})["rows"]
+            == []
+        )
 
 
 def test_authority_chain_depth(
     ontul_server: OntulServer, token_of: Callable[[str], str], ground_truth: dict[str, Any]
 ) -> None:
     a = ground_truth["authority"]
-    rows = records(invoke(ontul_server, token_of("hong"), TRACE, {"doc_id": a["doc_no"]}))
+    rows = records(
+        invoke(
+            ontul_server, token_of("hong"), TRACE, {"doc_id": ground_truth["doc_ids"][a["doc_no"]]}
+        )
+    )
     assert [x["doc_no"] for x in rows] == a["chain"]
     assert [x["depth"] for x in rows] == list(range(len(a["chain"])))
 
@@ -115,7 +125,14 @@ def test_impact_analysis(
     ontul_server: OntulServer, token_of: Callable[[str], str], ground_truth: dict[str, Any]
 ) -> None:
     imp = ground_truth["impact"]
-    rows = records(invoke(ontul_server, token_of("cho"), IMPACT, {"doc_id": imp["doc_no"]}))
+    rows = records(
+        invoke(
+            ontul_server,
+            token_of("cho"),
+            IMPACT,
+            {"doc_id": ground_truth["doc_ids"][imp["doc_no"]]},
+        )
+    )
     assert {x["doc_no"] for x in rows if x["depth"] > 0} == set(imp["dependents"])
     assert len(imp["direct"]) >= 3
 
@@ -134,9 +151,13 @@ def test_graph_walk_is_cycle_safe(
     server = OntulServer(db, today=date.today()).start()
     try:
         token = login(server.url, "cho", persona_password("cho"))
-        rows = records(invoke(server, token, TRACE, {"doc_id": chain[0]}))
+        rows = records(
+            invoke(server, token, TRACE, {"doc_id": demo_database[1]["doc_ids"][chain[0]]})
+        )
         assert [x["doc_no"] for x in rows] == chain
-        down = records(invoke(server, token, IMPACT, {"doc_id": chain[0]}))
+        down = records(
+            invoke(server, token, IMPACT, {"doc_id": demo_database[1]["doc_ids"][chain[0]]})
+        )
         assert len({x["doc_no"] for x in down}) == len(down)
     finally:
         server.stop()
@@ -148,6 +169,7 @@ def test_graph_walk_is_cycle_safe(
         (SEARCH, {"args": {}}, 400),
         (SEARCH, {"args": {"q": 5}}, 400),
         (SEARCH, {"args": {"q": "x", "as_of": "yesterday"}}, 400),
+        (TRACE, {"args": {"doc_id": "HR-REG-003"}}, 400),
         (SEARCH, {"args": {"q": "x", "k": "5"}}, 400),
         (TRACE, {"args": {}}, 400),
         ("/api/v1/retrievers/semantic.rag.nope/invoke", {"args": {}}, 404),
@@ -222,3 +244,36 @@ def test_hidden_rows_never_influence_ranking(
                 assert dict(zip(chunk_ids, scores.tolist(), strict=True)) == expected
     finally:
         stuffed.stop()
+
+
+def test_graph_retrievers_take_the_integer_doc_id(
+    ontul_server: OntulServer, token_of: Callable[[str], str], ground_truth: dict[str, Any]
+) -> None:
+    """As in the real deployment: doc_id is doc_index's integer; its digit string is accepted."""
+    a = ground_truth["authority"]
+    doc_id = ground_truth["doc_ids"][a["doc_no"]]
+    as_int = records(invoke(ontul_server, token_of("hong"), TRACE, {"doc_id": doc_id}))
+    as_text = records(invoke(ontul_server, token_of("hong"), TRACE, {"doc_id": str(doc_id)}))
+    assert as_int == as_text and [x["doc_no"] for x in as_int] == a["chain"]
+    assert {"depth", "doc_no", "title", "owner_dept"} <= set(as_int[0])
+
+
+def test_quirks_mode_reproduces_the_empty_match_failure(
+    demo_database: tuple[Path, dict[str, Any]],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ONTUL_QUIRKS=real: a search with no lexical match fails as the real engine does."""
+    from embedded.ontul.server import OntulServer
+
+    monkeypatch.setenv("ONTUL_QUIRKS", "real")
+    server = OntulServer(copy_database(demo_database[0], tmp_path), today=date.today()).start()
+    try:
+        token = login(server.url, "hong", persona_password("hong", demo_database[1]))
+        miss = call(server.url, token, SEARCH, {"args": {"q": "zzqxv"}})
+        assert miss.status_code == 400
+        assert 'SQL parse error: Encountered "WHERE"' in miss.json()["error"]
+        hit = invoke(server, token, SEARCH, {"q": "육아휴직 기간"})
+        assert hit["rowCount"] > 0
+    finally:
+        server.stop()

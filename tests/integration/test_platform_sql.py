@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from embedded.ontul.dates import epoch_day
 from embedded.ontul.testing import call
 
 if TYPE_CHECKING:
@@ -58,13 +59,13 @@ def test_hr_row_filters_per_persona(
         "semantic.hr.leave_balance": "hr_leave",
         "semantic.hr.expenses": "hr_expenses",
     }[relation]
-    q = f"SELECT 사번, 부서코드 FROM {relation} ORDER BY 사번"
+    q = f"SELECT 사번, 부서 FROM {relation} ORDER BY 사번"
     everyone = rows(ontul_server, token_of("cho"), q)
     assert len(everyone) == direct(db, f"SELECT count(*) FROM {table}")[0][0]
     assert {r[0] for r in everyone} > {HONG}
     dev = rows(ontul_server, token_of("park"), q)
     assert dev and all(r[1] == "DEV" for r in dev)
-    assert len(dev) == direct(db, f"SELECT count(*) FROM {table} WHERE 부서코드 = 'DEV'")[0][0]
+    assert len(dev) == direct(db, f"SELECT count(*) FROM {table} WHERE 부서 = 'DEV'")[0][0]
     own = rows(ontul_server, token_of("hong"), q)
     assert own and all(r[0] == HONG for r in own)
 
@@ -86,7 +87,7 @@ DENIED_POSITIONS = [
     "SELECT 성명 FROM semantic.hr.employees WHERE 주민등록번호 LIKE '9%'",
     "SELECT 성명 FROM semantic.hr.employees ORDER BY 주민등록번호",
     "SELECT count(*) FROM semantic.hr.employees GROUP BY 주민등록번호",
-    "SELECT 부서코드 FROM semantic.hr.employees GROUP BY 부서코드 HAVING max(주민등록번호) > ''",
+    "SELECT 부서 FROM semantic.hr.employees GROUP BY 부서 HAVING max(주민등록번호) > ''",
     "SELECT substr(주민등록번호, 1, 6) FROM semantic.hr.employees",
     "SELECT 성명 FROM semantic.hr.employees WHERE 사번 IN "
     "(SELECT 사번 FROM semantic.hr.employees WHERE 주민등록번호 > '')",
@@ -250,14 +251,14 @@ def test_audit_records_allow_and_deny(
     assert all(r["userId"] == "hong" for r in audit)
 
 
-_COLS = ["사번", "성명", "부서코드", "직급", "연락처", "입사일", "비고"]
+_COLS = ["사번", "성명", "부서", "직급", "연락처", "입사일", "비고"]
 _PRED = st.sampled_from(
     [
         "1=1",
         "사번 <> ''",
         f"사번 = '{CHO}'",
-        "부서코드 = 'HR'",
-        "부서코드 <> 'DEV'",
+        "부서 = 'HR'",
+        "부서 <> 'DEV'",
         "성명 LIKE '%'",
         "1=1 OR 1=1",
         "NOT (사번 = '')",
@@ -292,7 +293,7 @@ def test_fuzz_hong_only_ever_sees_himself(
     if union:
         q += (
             " UNION ALL SELECT 사번, "
-            + ", ".join(c if c in ("사번", "부서코드", "비고") else "NULL" for c in cols)
+            + ", ".join(c if c in ("사번", "부서", "비고") else "NULL" for c in cols)
             + " FROM semantic.hr.leave_balance"
         )
     resp = call(ontul_server.url, token_of("hong"), "/admin/query/execute", {"sql": q})
@@ -300,3 +301,52 @@ def test_fuzz_hong_only_ever_sees_himself(
     data = resp.json()
     if data["status"] == "ok":
         assert all(r[0] == HONG for r in data["rows"]), q
+
+
+def test_dates_are_epoch_days_compared_as_text(
+    ontul_server: OntulServer, token_of: Callable[[str], str], ground_truth: dict[str, Any]
+) -> None:
+    """The real engine's DATE: an Int32 epoch day that compares as CAST(... AS VARCHAR)."""
+    cc = ground_truth["childcare"]
+
+    def in_force(on: str) -> list[list[Any]]:
+        day = epoch_day(on)
+        return rows(
+            ontul_server,
+            token_of("hong"),
+            "SELECT version, effective_from, effective_to FROM semantic.reg.version_history "
+            f"WHERE doc_no = '{cc['doc_no']}' AND CAST(effective_from AS VARCHAR) <= '{day}' "
+            f"AND (effective_to IS NULL OR CAST(effective_to AS VARCHAR) > '{day}')",
+        )
+
+    today = in_force(ground_truth["today"])
+    assert [r[0] for r in today] == [cc["current_version"]]
+    assert today[0][1] == epoch_day(cc["current_effective"]) and isinstance(today[0][1], int)
+    # effective_to is exclusive: the last day of version 2 is the day before version 3
+    assert [r[0] for r in in_force("2025-03-14")] == [cc["superseded_version"]]
+    assert [r[0] for r in in_force("2025-03-15")] == [cc["current_version"]]
+    assert [r[0] for r in in_force(cc["next_effective"])] == [cc["next_version"]]
+
+
+def test_pending_revisions_have_the_real_columns(
+    ontul_server: OntulServer, token_of: Callable[[str], str], ground_truth: dict[str, Any]
+) -> None:
+    """문서번호 … 기안자사번, with rejected revisions listed and restricted ones filtered."""
+    statement = (
+        'SELECT "문서번호", "개정차수", "단계", "예정시행일", "기안자사번" '
+        "FROM semantic.reg.pending_revisions ORDER BY 1, 2"
+    )
+    cho = rows(ontul_server, token_of("cho"), statement)
+    expected = [[p["doc_no"], p["version"], p["stage"]] for p in ground_truth["pending"]]
+    assert sorted(r[:3] for r in cho) == sorted(expected)
+    hong = rows(ontul_server, token_of("hong"), statement)
+    visible = [p for p in expected if not _restricted(ground_truth, p[0])]
+    assert sorted(r[:3] for r in hong) == sorted(visible)
+    assert "REJECTED" in {r[2] for r in hong}
+    cc = ground_truth["childcare"]
+    approved = next(r for r in hong if r[:2] == [cc["doc_no"], cc["next_version"]])
+    assert approved[2] == "APPROVED" and approved[3] == epoch_day(cc["next_effective"])
+
+
+def _restricted(truth: dict[str, Any], doc_no: str) -> bool:
+    return doc_no in truth["restricted"]["doc_nos"]

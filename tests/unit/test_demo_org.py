@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from embedded.ontul.dates import epoch_day
 from embedded.ontul.demo_org import build_demo_database, load_ground_truth, verify_password
 
 TODAY = date(2025, 6, 1)
@@ -34,7 +35,16 @@ CONTRACT_COLUMNS = {
         "groups",
         "attrs",
     ],
-    "regulations": ["doc_no", "title", "doc_class", "tier", "owner_dept", "citable", "sensitivity"],
+    "regulations": [
+        "doc_id",
+        "doc_no",
+        "title",
+        "doc_class",
+        "tier",
+        "owner_dept",
+        "citable",
+        "sensitivity",
+    ],
     "regulation_versions": [
         "doc_no",
         "version",
@@ -44,6 +54,7 @@ CONTRACT_COLUMNS = {
         "stated_from",
         "date_mismatch",
         "summary",
+        "drafter",
     ],
     "regulation_chunks": [
         "chunk_id",
@@ -58,18 +69,19 @@ CONTRACT_COLUMNS = {
     "hr_employees": [
         "사번",
         "성명",
-        "부서코드",
+        "부서",
         "직급",
         "연락처",
         "주민등록번호",
         "입사일",
         "비고",
     ],
-    "hr_leave": ["사번", "부서코드", "휴가유형", "연도", "사용일수", "비고"],
+    "hr_leave": ["사번", "성명", "부서", "휴가종류", "연도", "부여일수_ERP", "사용일수", "비고"],
     "hr_expenses": [
         "청구번호",
         "사번",
-        "부서코드",
+        "성명",
+        "부서",
         "유형",
         "지역",
         "숙박일수",
@@ -78,7 +90,16 @@ CONTRACT_COLUMNS = {
         "상태",
         "비고",
     ],
-    "hr_purchase_orders": ["발주번호", "부서코드", "요청자사번", "품목", "금액", "상태", "비고"],
+    "hr_purchase_orders": [
+        "발주번호",
+        "부서",
+        "요청자사번",
+        "성명",
+        "품목",
+        "금액",
+        "상태",
+        "비고",
+    ],
     "revision_requests": [
         "request_id",
         "doc_no",
@@ -136,7 +157,7 @@ def test_ground_truth_file_matches_return_value(built: tuple[Path, dict[str, Any
 def test_personas(db: sqlite3.Connection, truth: dict[str, Any]) -> None:
     expected = {
         "hong": ("홍가은", "20170003", "DEV", "none", ["employees", "general"]),
-        "park": ("박부장", "20150010", "DEV", "manager", ["employees", "general", "managers"]),
+        "park": ("홍지아", "20150010", "DEV", "manager", ["employees", "general", "managers"]),
         "cho": ("조태윤", "20090001", "HR", "hr", ["employees", "hr"]),
     }
     for user, (name, emp_no, dept, clearance, groups) in expected.items():
@@ -187,7 +208,7 @@ def test_corpus_size_and_classes(db: sqlite3.Connection, truth: dict[str, Any]) 
             db,
             "SELECT count(*) FROM regulation_versions WHERE status = 'APPROVED' AND "
             "effective_from > ? AND doc_no <> 'HR-REG-003'",
-            TODAY.isoformat(),
+            epoch_day(TODAY),
         )
         == 0
     )
@@ -205,17 +226,19 @@ def test_childcare_versions(db: sqlite3.Connection, truth: dict[str, Any]) -> No
     }
     assert sorted(rows) == [1, 2, 3, 4, 5]
     next_from = (TODAY + timedelta(days=21)).isoformat()
-    assert rows[2][:3] == ("APPROVED", "2023-07-01", "2025-03-14")
+    # DATE columns hold epoch days; effective_to is exclusive (the next version's start)
+    assert rows[2][:3] == ("APPROVED", epoch_day("2023-07-01"), epoch_day("2025-03-15"))
     assert rows[3] == (
         "APPROVED",
-        "2025-03-15",
-        (TODAY + timedelta(days=20)).isoformat(),
-        "2025-01-01",
+        epoch_day("2025-03-15"),
+        epoch_day(next_from),
+        epoch_day("2025-01-01"),
         1,
     )
-    assert rows[4][:3] == ("APPROVED", next_from, None)
+    assert rows[4][:3] == ("APPROVED", epoch_day(next_from), None)
     assert rows[5][:3] == ("DRAFT", None, None)
     assert cc["next_effective"] == next_from
+    assert cc["superseded_effective_to"] == "2025-03-15"
     assert (cc["current_effective"], cc["current_stated"]) == ("2025-03-15", "2025-01-01")
     all_days = {v: d for v, d in zip(range(1, 6), (10, 15, 20, 25, 30), strict=True)}
     for version, days in all_days.items():
@@ -250,12 +273,12 @@ def test_v4_follows_today(tmp_path: Path) -> None:
             conn,
             "SELECT effective_to FROM regulation_versions WHERE doc_no='HR-REG-003' AND version=3",
         )
-    assert (start, end, v3_end) == ("2025-10-01", None, "2025-09-30")
+    assert (start, end, v3_end) == (epoch_day("2025-10-01"), None, epoch_day("2025-10-01"))
 
 
 def test_demo_employee_leave(db: sqlite3.Connection, truth: dict[str, Any]) -> None:
     demo = truth["demo_employee"]
-    childcare = "SELECT sum(사용일수) FROM hr_leave WHERE 사번=? AND 휴가유형='육아휴직'"
+    childcare = "SELECT sum(사용일수) FROM hr_leave WHERE 사번=? AND 휴가종류='육아휴직'"
     used = _one(db, childcare, "20170003")
     assert used == demo["used"] == 12
     assert demo["remaining"] == truth["childcare"]["current_days"] - used == 8
@@ -263,14 +286,14 @@ def test_demo_employee_leave(db: sqlite3.Connection, truth: dict[str, Any]) -> N
     cho = _one(db, childcare, "20090001")
     assert cho == truth["hr"]["hr_officer_childcare_used"] != used
     dev = _one(
-        db, "SELECT count(DISTINCT 사번) FROM hr_leave WHERE 부서코드='DEV' AND 휴가유형='육아휴직'"
+        db, "SELECT count(DISTINCT 사번) FROM hr_leave WHERE 부서='DEV' AND 휴가종류='육아휴직'"
     )
     assert dev >= 5
-    assert _one(db, "SELECT count(*) FROM hr_leave WHERE 휴가유형='연차'") >= 40
+    assert _one(db, "SELECT count(*) FROM hr_leave WHERE 휴가종류='연차'") >= 40
 
 
 def test_employees(db: sqlite3.Connection) -> None:
-    rows = db.execute("SELECT 사번, 부서코드, 연락처, 주민등록번호 FROM hr_employees").fetchall()
+    rows = db.execute("SELECT 사번, 부서, 연락처, 주민등록번호 FROM hr_employees").fetchall()
     assert 40 <= len(rows) <= 60
     assert {r[1] for r in rows} == {"DEV", "HR", "FIN", "SEC", "SAL", "PUR"}
     assert all(re.fullmatch(r"010-\d{4}-\d{4}", r[2]) for r in rows)
@@ -338,9 +361,9 @@ def test_lodging_claim_exceeds_cap(db: sqlite3.Connection, truth: dict[str, Any]
     current = _one(
         db,
         "SELECT version FROM regulation_versions WHERE doc_no='FIN-GDL-001' AND "
-        "effective_from <= ? AND (effective_to IS NULL OR effective_to >= ?)",
-        TODAY.isoformat(),
-        TODAY.isoformat(),
+        "effective_from <= ? AND (effective_to IS NULL OR ? < effective_to)",
+        epoch_day(TODAY),
+        epoch_day(TODAY),
     )
     assert current == exp["version"]
     text = _one(
@@ -436,14 +459,14 @@ def test_canaries_are_unique_and_present(db: sqlite3.Connection, truth: dict[str
 def _visible_text(db: sqlite3.Connection, persona: str) -> str:
     """Everything the policies let ``persona`` see, by the documented policy rules."""
     parts: list[str] = []
-    hr_filter = {"hong": ("사번", "'20170003'"), "park": ("부서코드", "'DEV'"), "cho": ("1", "1")}[
+    hr_filter = {"hong": ("사번", "'20170003'"), "park": ("부서", "'DEV'"), "cho": ("1", "1")}[
         persona
     ]
     general = persona in ("hong", "park")
     column, value = hr_filter
     phone = "substr(연락처, 1, 4) || '****-****'" if general else "연락처"
     for row in db.execute(
-        f"SELECT 사번, 성명, 부서코드, 직급, {phone}, 입사일, 비고 "
+        f"SELECT 사번, 성명, 부서, 직급, {phone}, 입사일, 비고 "
         f"FROM hr_employees WHERE {column} = {value}"
     ):
         parts.extend(map(str, row))
@@ -542,3 +565,28 @@ def test_build_does_not_depend_on_hash_seed(
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     subprocess.run([sys.executable, "-c", code, str(target)], cwd=ROOT, env=env, check=True)
     assert target.read_bytes() == built[0].read_bytes()
+
+
+def test_real_catalog_shapes(db: sqlite3.Connection, truth: dict[str, Any]) -> None:
+    """doc_id is an integer per document, revisions in approval carry a stage, ERP grants."""
+    ids = dict(db.execute("SELECT doc_no, doc_id FROM regulations").fetchall())
+    assert ids == truth["doc_ids"]
+    assert all(isinstance(i, int) for i in ids.values())
+    assert len(set(ids.values())) == len(ids)
+    stages = {(p["doc_no"], p["version"]): p["stage"] for p in truth["pending"]}
+    assert stages[("HR-REG-003", 4)] == "APPROVED"
+    assert stages[("HR-REG-003", 5)] == "DRAFT"
+    assert "REJECTED" in stages.values()
+    assert all(p["drafter"] for p in truth["pending"])
+    granted = dict(
+        db.execute(
+            "SELECT 휴가종류, 부여일수_ERP FROM hr_leave WHERE 사번 = ?", ("20170003",)
+        ).fetchall()
+    )
+    assert granted["육아휴직"] == truth["childcare"]["current_days"]
+    assert granted["연차"] >= 17
+    names = db.execute(
+        "SELECT count(*) FROM hr_leave AS l JOIN hr_employees AS e ON e.사번 = l.사번 "
+        "WHERE e.성명 <> l.성명 OR e.부서 <> l.부서"
+    ).fetchone()[0]
+    assert names == 0
