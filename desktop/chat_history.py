@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import CancelledError, Future
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
@@ -10,6 +11,14 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from desktop.persona_pane import PaneResult, PersonaPane
+
+
+def _error_of(future: Future[Any]) -> BaseException | None:
+    """The exception a finished write ended with (None when it was committed)."""
+    try:
+        return future.exception()
+    except CancelledError as exc:
+        return exc
 
 
 class ChatHistory:
@@ -90,13 +99,21 @@ class ChatHistory:
                     QCoreApplication.translate("MainWindow", "({0})").format(record.status)
                 )
 
-    def save(self, result: PaneResult) -> None:
-        """Save a finished turn (written in the background)."""
+    def save(self, result: PaneResult, done: Callable[[BaseException | None], None]) -> None:
+        """Save a finished turn in the background; ``done`` is told once it is committed.
+
+        Args:
+            result: The finished turn.
+            done: Called with None once the turn is in the file, or with the error
+                that kept it out (from the writer's thread; at once when there is
+                no history at all).
+        """
         if self.store is None:
+            done(RuntimeError("no history"))
             return
         # written by the store's own thread: a long turn's JSON and the commit
         # would otherwise stall the GUI just as the answer completes
-        self.store.submit_turn(
+        future = self.store.submit_turn(
             result.persona,
             result.question,
             result.answer,
@@ -106,6 +123,7 @@ class ChatHistory:
             result.status,
             on_error=lambda exc: self._on_write_error(str(exc)),
         )
+        future.add_done_callback(lambda written: done(_error_of(written)))
 
     def close(self) -> None:
         """Close the store if it was opened; never open it again."""

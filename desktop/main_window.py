@@ -13,7 +13,7 @@ import gc
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -38,7 +38,7 @@ from desktop.sign_in_placeholder import SignInPlaceholder
 if TYPE_CHECKING:
     from agent_core.approval import ApprovalDecision
     from agent_core.config import Endpoints
-    from desktop.persona_pane import PaneResult, PersonaPane
+    from desktop.persona_pane import PersonaPane
     from desktop.services import ServiceProvider
     from desktop.split_view import SplitCompareView
 
@@ -169,7 +169,6 @@ class MainWindow(QMainWindow):
             from desktop.split_view import SplitCompareView
 
             view = SplitCompareView(self.sessions, self)
-            view.turn_finished.connect(self._save_turn)
             view.all_finished.connect(self._comparison_ready)
             view.strip.export_requested.connect(self.export_comparison)
             view.pane_added.connect(self._wire_split_pane)
@@ -272,7 +271,7 @@ class MainWindow(QMainWindow):
 
             pane = PersonaPane(username, self)
             pane.approval_handler = self.approvals.ask
-            pane.turn_finished.connect(self._save_turn)
+            pane.saver = self._chat_history.save
             pane.turn_started.connect(self._update_running)
             pane.turn_finished.connect(self._turn_finished)
             pane.citation_clicked.connect(self.open_evidence)
@@ -393,6 +392,7 @@ class MainWindow(QMainWindow):
         nothing), and every login connected the others again (two evidence windows).
         """
         pane.approval_handler = self.approvals.ask
+        pane.saver = self._chat_history.save
         pane.citation_clicked.connect(self.open_evidence)
         pane.turn_started.connect(self._update_running)
         pane.turn_finished.connect(self._turn_finished)
@@ -459,9 +459,6 @@ class MainWindow(QMainWindow):
 
     def _load_history(self, pane: PersonaPane) -> None:
         self._chat_history.load_into(pane)
-
-    def _save_turn(self, result: PaneResult) -> None:
-        self._chat_history.save(result)
 
     # export, evidence and dialogs ---------------------------------------------------
     def _comparison_ready(self, panes: list[dict[str, Any]], differences: list[Any]) -> None:
@@ -559,7 +556,10 @@ class MainWindow(QMainWindow):
             close = getattr(session, "close", None)
             if close is not None:
                 close()
-        self._chat_history.close()
+        self._chat_history.close()  # waits for the turns being written
+        for pane in self.all_panes():
+            # their "saved" notices are queued: deliver them, so each turn ends reported
+            QCoreApplication.sendPostedEvents(pane, QEvent.Type.MetaCall)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Closing with turns running cancels them and waits for their threads."""

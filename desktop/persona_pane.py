@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QFrame,
@@ -39,6 +39,10 @@ if TYPE_CHECKING:
 
 ApprovalHandler = Callable[["PersonaPane", "ApprovalRequested"], None]
 """Asks a person; must eventually call ``pane.answer_approval(request.call_id, decision)``."""
+
+TurnSaver = Callable[["PaneResult", Callable[[BaseException | None], None]], None]
+"""Commits a finished turn to history, then calls its second argument (from any
+thread) with None once the turn is durable, or with the error that kept it from being."""
 
 
 def example_questions() -> list[str]:
@@ -160,6 +164,8 @@ class PaneResult:
     """Every event of the turn, as JSON-ready dicts."""
     message: str = ""
     """Failure message, if any."""
+    saved: bool = False
+    """True once the turn was committed to the history file."""
 
     def row_counts(self) -> dict[str, int]:
         """Rows per tool, summed over calls of the same tool."""
@@ -193,7 +199,9 @@ class PersonaPane(QWidget):
     turn_started = Signal()
     """A turn began."""
     turn_finished = Signal(object)
-    """A ``PaneResult`` of the turn that ended."""
+    """A ``PaneResult`` of the turn that ended, emitted once it is in history (or failed to be)."""
+    _saved = Signal(object, object)
+    """(result, error or None) from the history writer's thread."""
     approval_pending = Signal(object)
     """An ``ApprovalRequested`` reached this pane."""
     citation_clicked = Signal(str, object)
@@ -234,7 +242,20 @@ class PersonaPane(QWidget):
         layout.addLayout(self.header_extra)
         layout.addWidget(self.header)
         layout.addWidget(splitter, 1)
+        self.activity = QLabel(self)
+        """What the running turn is doing, with the time it has taken so far."""
+        self.activity.setEnabled(False)  # muted text
+        self.activity.setAccessibleName(self.tr("Turn progress"))
+        self.activity.hide()
+        layout.addWidget(self.activity)
+        self._activity_timer = QTimer(self)
+        self._activity_timer.setInterval(200)
+        self._activity_timer.timeout.connect(self._update_activity)
         self.approval_handler: ApprovalHandler | None = None
+        self.saver: TurnSaver | None = None
+        """Commits finished turns; without one a turn is over as soon as its thread ends."""
+        self._saving: PaneResult | None = None
+        self._saved.connect(self._on_saved)
         self.turn_factory: Callable[[str], TurnFunction] | None = None
         self.last_result: PaneResult | None = None
         self._controller: TurnController | None = None
@@ -276,8 +297,19 @@ class PersonaPane(QWidget):
     # turns --------------------------------------------------------------------
     @property
     def running(self) -> bool:
-        """True while a turn runs."""
+        """True while a turn runs, and after it until it is committed to history.
+
+        A turn is never shown as finished before it is durable: killing the app
+        right after an answer must not lose it.
+        """
+        if self._saving is not None:
+            return True
         return self._controller is not None and self._controller.running
+
+    @property
+    def saving(self) -> bool:
+        """True between the end of a turn's thread and its commit to history."""
+        return self._saving is not None
 
     def ask(self, question: str, history: list[tuple[str, str]] | None = None) -> bool:
         """Start a turn with a question.
@@ -309,6 +341,8 @@ class PersonaPane(QWidget):
         controller.finished.connect(self._on_finished)
         self._controller = controller
         controller.start()
+        self._activity_timer.start()
+        self._update_activity()
         self.turn_started.emit()
         return True
 
@@ -445,5 +479,44 @@ class PersonaPane(QWidget):
             for call in self.tools.calls
             if call.call_id in called
         ]
+        if self.saver is None:
+            self._settle(result)
+            return
+        self._saving = result  # before saving: a store that is missing answers at once
+        self._update_activity()
+        try:
+            self.saver(result, lambda error: self._report_saved(result, error))
+        except Exception as exc:  # a broken store must not keep the turn open forever
+            self._on_saved(result, exc)
+
+    def _report_saved(self, result: PaneResult, error: BaseException | None) -> None:
+        try:
+            self._saved.emit(result, error)  # queued to the GUI thread
+        except RuntimeError:
+            pass  # the pane is gone (window closed): nobody to tell
+
+    def _on_saved(self, result: PaneResult, error: BaseException | None) -> None:
+        if self._saving is not result:
+            return
+        self._saving = None
+        result.saved = error is None
+        self._settle(result)
+
+    def _update_activity(self) -> None:
+        """Show the elapsed time while a turn runs, and "saving…" until it is durable."""
+        if self._saving is not None:
+            self.activity.setText(self.tr("Saving…"))
+        elif self.running:
+            seconds = time.perf_counter() - self._started
+            self.activity.setText(self.tr("Working… {0} s").format(f"{seconds:.1f}"))
+        else:
+            self._activity_timer.stop()
+            self.activity.hide()
+            return
+        self.activity.show()
+
+    def _settle(self, result: PaneResult) -> None:
+        """The turn is over (and saved, when there is a history): say so."""
+        self._update_activity()
         self.last_result = result
         self.turn_finished.emit(result)

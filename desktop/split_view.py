@@ -97,8 +97,6 @@ class SplitCompareView(QWidget):
 
     all_finished = Signal(object, object)
     """(panes as dicts, differences) when every pane of an "Ask all" finished."""
-    turn_finished = Signal(object)
-    """A ``PaneResult`` of one pane (for history)."""
     pane_added = Signal(object)
     """A ``PersonaPane`` just added (the window connects approvals and citations)."""
 
@@ -216,7 +214,6 @@ class SplitCompareView(QWidget):
         return all([pane.shutdown(timeout_ms) for pane in self.panes])
 
     def _pane_finished(self, result: PaneResult) -> None:
-        self.turn_finished.emit(result)
         pane = self.sender()
         if not isinstance(pane, PersonaPane) or pane not in self._waiting:
             return
