@@ -7,6 +7,7 @@ cut at a size limit with a visible marker.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from dataclasses import dataclass
@@ -138,6 +139,21 @@ def truncate(text: str, limit: int = MAX_RESULT_CHARS) -> tuple[str, bool]:
     return text[:limit] + TRUNCATION_MARKER.format(omitted=len(text) - limit), True
 
 
+MAX_TOOL_NAME_CHARS = 64
+"""Longest tool name put in a frame header (real tool names are far shorter)."""
+
+
+def tool_attribute(name: str) -> str:
+    """``name`` as a safe attribute value of the frame header.
+
+    For an unknown tool the name comes from the model, so it may hold quotes,
+    angle brackets or a whole fake header; escaped and bounded, it can never
+    close the attribute or the tag.
+    """
+    printable = "".join(ch if ch.isprintable() else "?" for ch in name[:MAX_TOOL_NAME_CHARS])
+    return html.escape(printable, quote=True)
+
+
 def frame_result(tool: str, body: str, limit: int = MAX_RESULT_CHARS) -> GuardedResult:
     """Frame one tool result as data (the format of docs/architecture.md).
 
@@ -153,8 +169,8 @@ def frame_result(tool: str, body: str, limit: int = MAX_RESULT_CHARS) -> Guarded
     cut, truncated = truncate(body, limit)
     suspected = bool(matches)
     header = (
-        f'<tool-data tool="{tool}" injection-suspected="{str(suspected).lower()}" '
-        f'truncated="{str(truncated).lower()}">'
+        f'<tool-data tool="{tool_attribute(tool)}" '
+        f'injection-suspected="{str(suspected).lower()}" truncated="{str(truncated).lower()}">'
     )
     text = f"{header}\n{FRAME_NOTICE}\n{cut}\n</tool-data>"
     return GuardedResult(text, truncated, suspected, matches)
