@@ -65,7 +65,7 @@ def _snapshot(root: Path) -> dict[str, tuple[int, int]]:
 
 
 def network_prefix() -> tuple[list[str], dict[str, str], str]:
-    """How to run a command with no network.
+    """How to run a command with no network, with a dead proxy set either way.
 
     Returns:
         The command prefix, extra environment, and a description.
@@ -79,17 +79,18 @@ def network_prefix() -> tuple[list[str], dict[str, str], str]:
         if probe.returncode == 0:
             # A fresh network namespace has only loopback, and it starts DOWN.
             script = 'ip link set lo up && exec "$0" "$@"'
-            return ["unshare", "-rn", "sh", "-c", script], {}, "unshare -rn (loopback only)"
-    nowhere = "http://127.0.0.1:9"
-    env = {
-        "http_proxy": nowhere,
-        "https_proxy": nowhere,
-        "HTTP_PROXY": nowhere,
-        "HTTPS_PROXY": nowhere,
-        "no_proxy": "127.0.0.1,localhost",
-        "NO_PROXY": "127.0.0.1,localhost",
-    }
-    return [], env, "proxy variables pointing nowhere (unshare unavailable)"
+            prefix = ["unshare", "-rn", "sh", "-c", script]
+            return prefix, DEAD_PROXY, "unshare -rn (loopback only) + dead proxy"
+    return [], DEAD_PROXY, "a dead proxy only (unshare unavailable)"
+
+
+DEAD_PROXY = {
+    name: "http://127.0.0.1:9"
+    for name in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy")
+}
+"""A company laptop's proxy settings, pointing at a port nobody answers, and no
+``no_proxy``: the app's own loopback calls to the embedded services must not
+go through it (they used to, and every answer was ``ProxyError``)."""
 
 
 def clean_env(home: Path, extra: dict[str, str]) -> dict[str, str]:
