@@ -31,6 +31,7 @@ from agent_core.events import (
     TurnFailed,
     event_to_dict,
 )
+from agent_core.matrix.command import add_matrix_parser, matrix_command
 from agent_core.scenarios import admin_ledger, load_cases, persona_password, run_case
 from agent_core.session import PersonaSession
 
@@ -354,6 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
     scen.add_argument("--json", metavar="OUT")
     scen.add_argument("--ground-truth", metavar="FILE")
     scen.add_argument("files", nargs="+")
+    add_matrix_parser(sub)
     return parser
 
 
@@ -372,4 +374,6 @@ def main(argv: list[str], endpoints: Endpoints) -> int:
         return _ask(args, endpoints)
     if args.command == "compare":
         return _compare(args, endpoints)
+    if args.command == "matrix":
+        return matrix_command(args, endpoints, lambda p: _password(args, endpoints, p))
     return _scenarios(args, endpoints)

@@ -25,7 +25,7 @@ from agent_core.paths import user_data_dir
 if TYPE_CHECKING:
     from embedded.launcher import EmbeddedServices
 
-AGENT_COMMANDS = frozenset({"ask", "compare", "scenarios"})
+AGENT_COMMANDS = frozenset({"ask", "compare", "scenarios", "matrix"})
 
 
 def app_version() -> str:
@@ -206,6 +206,8 @@ commands:
   ask --as PERSONA [--approve|--deny] [--json] QUESTION   ask one question as one persona
   compare --as A --as B [--json] QUESTION                  ask as several personas at once
   scenarios [--json OUT] FILES...                          run scenario files
+  matrix --as A,B,C [--questions F] [--baseline F] [--json|--markdown|--html OUT]
+                                                           who can see what (access matrix)
   gui [--offscreen --split hong,cho --ask Q ...]           the window (or its headless driver)
   mcp --as PERSONA [--password PW] [--approve-writes]     serve the nine tools over MCP (stdio)
   serve [--host H] [--port P]                              run the embedded platform and model

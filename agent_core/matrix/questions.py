@@ -1,0 +1,309 @@
+"""The question matrix: questions × personas, each cell a real agent turn, checked.
+
+Questions come from a scenario YAML (``tests/scenarios/README.md``) or are typed
+ad hoc. A case's assertions were written for the persona it names (``as:``), so
+they are applied in that persona's cell only; a case may add
+``expect_by_persona: {park: {...}}`` for the others. Every cell is also checked
+for the asking persona's canaries (``no_canary_leak``). The matrix never writes
+unless asked to: approvals are denied, and ``ledger_rows`` assertions are then
+reported as not checked.
+"""
+
+from __future__ import annotations
+
+import queue
+import re
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from agent_core.approval import ApprovalDecision, approve_all
+from agent_core.cancel import CancelToken
+from agent_core.citations import DOC_NO_RE
+from agent_core.events import (
+    AnswerFinished,
+    ToolCallFinished,
+    ToolCallStarted,
+    TurnCancelled,
+    TurnFailed,
+    event_to_dict,
+)
+from agent_core.matrix.cells import QuestionCell, QuestionStatus
+from agent_core.scenarios import Case, check_answer, expand
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from agent_core.approval import Approver
+    from agent_core.events import AgentEvent, ApprovalRequested
+    from agent_core.session import PersonaSession
+
+DEFAULT_WORKERS = 4
+"""Turns running at once (the offline model and platform share two cores)."""
+
+_FIGURE_RE = re.compile(
+    r"\d{4}-\d{2}-\d{2}"
+    r"|\d[\d,]*(?:\.\d+)?\s?(?:만\s?원|원|일|박|명|건|%|days?\b|nights?\b|KRW\b)"
+)
+
+
+def answer_figures(answer: str) -> tuple[str, ...]:
+    """Numbers with a unit, ISO dates and document numbers in an answer (sorted, unique).
+
+    Args:
+        answer: The answer text.
+
+    Returns:
+        What a baseline diff compares, e.g. ``("20일", "2025-03-15", "HR-REG-003")``.
+    """
+    found = {m.group(0).replace(" ", "") for m in _FIGURE_RE.finditer(answer)}
+    found |= {m.group(1) for m in DOC_NO_RE.finditer(answer)}
+    return tuple(sorted(found))
+
+
+@dataclass(frozen=True)
+class MatrixQuestion:
+    """One row of the question matrix."""
+
+    case: str
+    """``suite/id`` or ``adhoc/N``."""
+    ask: str
+    """The question."""
+    persona: str | None = None
+    """The persona the case's ``expect`` was written for (None: ad hoc)."""
+    expect: dict[str, Any] = field(default_factory=dict)
+    """Assertions for ``persona``."""
+    expect_by_persona: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Assertions for other personas."""
+    approval: str | None = None
+    """``approve`` / ``deny``, honoured only when writes are allowed."""
+
+    def expectations(self, persona: str) -> dict[str, Any]:
+        """The assertions that apply in ``persona``'s cell (may be empty)."""
+        if persona in self.expect_by_persona:
+            return dict(self.expect_by_persona[persona])
+        return dict(self.expect) if persona == self.persona else {}
+
+
+def load_questions(paths: Sequence[Path | str], truth: dict[str, Any]) -> list[MatrixQuestion]:
+    """Read scenario suites as matrix questions (placeholders from the ground truth).
+
+    Args:
+        paths: Scenario YAML files.
+        truth: Ground truth for ``${...}`` placeholders.
+
+    Returns:
+        Questions in file order.
+    """
+    out: list[MatrixQuestion] = []
+    for path in paths:
+        doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+        suite = str(doc.get("suite") or Path(path).stem)
+        default = str(doc.get("as") or "hong")
+        for raw in doc.get("cases") or []:
+            out.append(
+                MatrixQuestion(
+                    case=f"{suite}/{raw['id']}",
+                    ask=str(expand(raw["ask"], truth)),
+                    persona=str(raw.get("as") or default),
+                    expect=expand(raw.get("expect") or {}, truth),
+                    expect_by_persona=expand(raw.get("expect_by_persona") or {}, truth),
+                    approval=raw.get("approval"),
+                )
+            )
+    return out
+
+
+def adhoc_questions(texts: Sequence[str]) -> list[MatrixQuestion]:
+    """Typed questions, with no assertions but the canary check.
+
+    Args:
+        texts: The questions.
+
+    Returns:
+        Questions named ``adhoc/1``, ``adhoc/2``, ...
+    """
+    return [MatrixQuestion(f"adhoc/{i}", t) for i, t in enumerate(texts, 1) if t.strip()]
+
+
+def _deny_writes(request: ApprovalRequested) -> ApprovalDecision:
+    return ApprovalDecision(False, "the question matrix never writes (approvals are denied)")
+
+
+class _SessionPool:
+    """Logged-in sessions per persona, reused one turn at a time."""
+
+    def __init__(self, login: Callable[[str], PersonaSession]) -> None:
+        self._login = login
+        self._idle: dict[str, queue.SimpleQueue[PersonaSession]] = {}
+        self._all: list[PersonaSession] = []
+        self._lock = threading.Lock()
+
+    def acquire(self, persona: str) -> PersonaSession:
+        with self._lock:
+            idle = self._idle.setdefault(persona, queue.SimpleQueue())
+        try:
+            return idle.get_nowait()
+        except queue.Empty:
+            session = self._login(persona)
+            with self._lock:
+                self._all.append(session)
+            return session
+
+    def release(self, persona: str, session: PersonaSession) -> None:
+        self._idle[persona].put(session)
+
+    def close(self) -> None:
+        with self._lock:
+            sessions, self._all = self._all, []
+        for s in sessions:
+            s.close()
+
+
+class QuestionMatrixRunner:
+    """Runs questions × personas concurrently, with a bound, cancellable.
+
+    Args:
+        login: Logs a persona in (returns a new ``PersonaSession``; never admin).
+        truth: Ground truth (canaries), or None.
+        max_workers: Turns at once.
+        allow_writes: Honour a case's ``approval: approve`` (writes to the platform).
+    """
+
+    def __init__(
+        self,
+        login: Callable[[str], PersonaSession],
+        truth: dict[str, Any] | None = None,
+        *,
+        max_workers: int = DEFAULT_WORKERS,
+        allow_writes: bool = False,
+    ) -> None:
+        self.login = login
+        self.truth = truth or {}
+        self.max_workers = max(1, max_workers)
+        self.allow_writes = allow_writes
+
+    def _approver(self, question: MatrixQuestion) -> Approver:
+        if self.allow_writes and question.approval == "approve":
+            return approve_all
+        return _deny_writes
+
+    def _check(
+        self, question: MatrixQuestion, persona: str, answer: str, tools: list[str],
+        events: list[AgentEvent],
+    ) -> tuple[QuestionStatus, list[str], list[str]]:  # fmt: skip
+        expect = question.expectations(persona)
+        notes: list[str] = []
+        if "ledger_rows" in expect and not self.allow_writes:
+            expect.pop("ledger_rows")
+            notes.append("ledger_rows not checked: the question matrix never writes")
+        asserted = bool(expect)
+        if self.truth.get("canaries"):
+            expect["no_canary_leak"] = True
+        case = Case("matrix", question.case, persona, question.ask, expect, question.approval)
+        dicts = [event_to_dict(e) for e in events]
+        fails = check_answer(case, answer, tools, dicts, self.truth, None)
+        if fails:
+            return "fail", fails, notes
+        return ("pass" if asserted else "answered"), [], notes
+
+    def run_cell(
+        self, pool: _SessionPool, question: MatrixQuestion, persona: str, cancel: CancelToken
+    ) -> QuestionCell:
+        """Ask one question as one persona and check the answer."""
+        if cancel.cancelled:
+            return QuestionCell(persona, question.case, question.ask, "cancelled")
+        started = time.perf_counter()
+        try:
+            session = pool.acquire(persona)
+        except Exception as exc:  # a refused login is this cell's result, not a crash
+            return QuestionCell(
+                persona, question.case, question.ask, "error", failures=(f"login failed: {exc}",)
+            )
+        turn_cancel = CancelToken()
+        remove = cancel.on_cancel(turn_cancel.cancel)
+        events: list[AgentEvent] = []
+        try:
+            for event in session.run_turn(
+                question.ask, approver=self._approver(question), cancel=turn_cancel
+            ):
+                events.append(event)
+        finally:
+            remove()
+            pool.release(persona, session)
+        elapsed = (time.perf_counter() - started) * 1000.0
+        answer = next((e.text for e in events if isinstance(e, AnswerFinished)), "")
+        calls: dict[str, dict[str, Any]] = {}
+        for e in events:
+            if isinstance(e, ToolCallStarted):
+                calls[e.call_id] = {"name": e.tool, "arguments": e.arguments}
+            elif isinstance(e, ToolCallFinished) and e.call_id in calls:
+                calls[e.call_id].update(status=e.status, row_count=e.row_count)
+        tools = [c["name"] for c in calls.values()]
+        base = QuestionCell(
+            persona,
+            question.case,
+            question.ask,
+            "answered",
+            answer=answer,
+            tools=tuple(tools),
+            tool_calls=tuple(calls.values()),
+            figures=answer_figures(answer),
+            elapsed_ms=elapsed,
+        )
+        if any(isinstance(e, TurnCancelled) for e in events) or cancel.cancelled:
+            return replace(base, status="cancelled")
+        failed = next((e for e in events if isinstance(e, TurnFailed)), None)
+        if failed is not None:
+            reason = f"turn failed ({failed.failure}): {failed.message}"
+            return replace(base, status="error", failures=(reason,))
+        status, fails, notes = self._check(question, persona, answer, tools, events)
+        return replace(base, status=status, failures=tuple(fails), notes=tuple(notes))
+
+    def run(
+        self,
+        questions: Sequence[MatrixQuestion],
+        personas: Sequence[str],
+        cancel: CancelToken | None = None,
+        on_progress: Callable[[int, int, QuestionCell], None] | None = None,
+    ) -> list[QuestionCell]:
+        """Run every question as every persona.
+
+        Args:
+            questions: Rows.
+            personas: Columns.
+            cancel: Cancels the run: running turns stop, queued cells come back
+                ``cancelled``.
+            on_progress: Called (from a worker thread) as ``(done, total, cell)``
+                after each cell.
+
+        Returns:
+            Cells in question-major order (the order of the grid).
+        """
+        cancel = cancel or CancelToken()
+        tasks = [(q, p) for q in questions for p in personas]
+        total = len(tasks)
+        done = 0
+        lock = threading.Lock()
+        pool = _SessionPool(self.login)
+
+        def work(task: tuple[MatrixQuestion, str]) -> QuestionCell:
+            nonlocal done
+            cell = self.run_cell(pool, task[0], task[1], cancel)
+            with lock:
+                done += 1
+                count = done
+            if on_progress is not None:
+                on_progress(count, total, cell)
+            return cell
+
+        try:
+            with ThreadPoolExecutor(self.max_workers, thread_name_prefix="matrix-q") as ex:
+                return list(ex.map(work, tasks))
+        finally:
+            pool.close()
