@@ -1,8 +1,8 @@
 """How the platform client reads what real Ontul deployments send.
 
 Three habits of real deployments are smoothed here so the rest of the client
-sees one shape: DATE values arrive as integer epoch days (they become ISO
-dates), a hybrid search whose lexical side matched nothing fails with
+sees one shape: DATE values arrive as epoch days, as integers or digit strings
+(they become ISO dates), a hybrid search whose lexical side matched nothing fails with
 ``SQL parse error: Encountered "WHERE"`` (it means zero rows), and some errors
 arrive as a 200 body whose only clue is the wording of its message.
 """
@@ -32,6 +32,10 @@ _DATE_NAME = re.compile(r"(_from|_to|_date|일)$")
 _EPOCH = dt.date(1970, 1, 1)
 
 
+_MAX_EPOCH_DAY = 99_999
+"""Largest epoch day read from a digit string (2243-10-16); longer digit runs are not days."""
+
+
 def epoch_days_to_iso(value: int) -> str:
     """Render an integer count of days since 1970-01-01 as an ISO date.
 
@@ -44,13 +48,69 @@ def epoch_days_to_iso(value: int) -> str:
     return (_EPOCH + dt.timedelta(days=value)).isoformat()
 
 
+def iso_to_epoch_days(iso: str) -> int:
+    """Days since 1970-01-01 of an ISO date, which is how the engine stores a DATE.
+
+    Args:
+        iso: ``YYYY-MM-DD`` (anything after the tenth character is ignored).
+
+    Returns:
+        The epoch day.
+
+    Raises:
+        ValueError: Not an ISO date.
+    """
+    return (dt.date.fromisoformat(str(iso).strip()[:10]) - _EPOCH).days
+
+
+def epoch_day_value(value: Any) -> int | None:
+    """The epoch day a DATE value carries, if it is one (an int or a digit string).
+
+    Args:
+        value: A cell of a DATE column.
+
+    Returns:
+        The day count, or None for anything else (None, ISO text, booleans).
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isascii() and text.isdigit() and int(text) <= _MAX_EPOCH_DAY:
+            return int(text)
+    return None
+
+
+def as_iso_date(value: Any) -> str | None:
+    """Render a DATE value as ``YYYY-MM-DD`` whichever way it arrived.
+
+    Args:
+        value: Epoch days (int or digit string), an ISO date or timestamp, or None.
+
+    Returns:
+        The ISO date, or None for an empty value; other text is returned unchanged.
+    """
+    if value is None or value == "":
+        return None
+    day = epoch_day_value(value)
+    if day is not None:
+        return epoch_days_to_iso(day)
+    text = str(value).strip()
+    try:
+        return dt.date.fromisoformat(text[:10]).isoformat()
+    except ValueError:
+        return text
+
+
 def normalise_dates(
     columns: list[str], rows: list[list[Any]], types: list[str] | None = None
 ) -> list[list[Any]]:
-    """Turn integer epoch days in date columns into ISO strings.
+    """Turn epoch days (integers or digit strings) in date columns into ISO strings.
 
     A column counts as a date when its declared type says DATE, or its name ends
-    in ``_from``, ``_to``, ``_date`` or ``일`` (입사일, 청구일).
+    in ``_from``, ``_to``, ``_date`` or ``일`` (입사일, 청구일, 예정시행일).
 
     Args:
         columns: Column names.
@@ -71,8 +131,9 @@ def normalise_dates(
     for row in rows:
         new = list(row)
         for i in date_cols:
-            if i < len(new) and isinstance(new[i], int) and not isinstance(new[i], bool):
-                new[i] = epoch_days_to_iso(new[i])
+            day = epoch_day_value(new[i]) if i < len(new) else None
+            if day is not None:
+                new[i] = epoch_days_to_iso(day)
         out.append(new)
     return out
 

@@ -4,6 +4,14 @@ Tools take no argument that names a user, role or employee number: the caller
 is the platform token. Arguments reach the platform as retriever/object/link
 arguments, or as SQL literals built by sqlglot (never string formatting).
 Results follow the "Tool results" table of docs/architecture.md.
+
+They speak the real deployment's catalog (SPEC §3, the reference client): a
+document number is resolved to its integer ``doc_id`` through
+``semantic.reg.doc_index`` as an ordinary policy-checked read (a restricted
+document is then simply absent: "not available to you", never an error); the
+graph retrievers take that integer and ``derives_from`` its string;
+``pending_revisions`` has Korean columns; DATE values arrive as epoch days and
+leave as ISO dates; ``effective_to`` is exclusive.
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from agent_core.errors import (
     PlatformNetworkError,
     PlatformTimeoutError,
 )
+from agent_core.platform_quirks import as_iso_date
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -42,6 +51,21 @@ HAS_VERSION = "reg.ontology.has_version"
 DERIVES_FROM = "reg.ontology.derives_from"
 REQUEST_REVISION = "reg.ontology.request_revision"
 PENDING_VIEW = "semantic.reg.pending_revisions"
+DOC_INDEX = "semantic.reg.doc_index"
+
+PENDING_COLUMNS = (
+    ("문서번호", "doc_no"),
+    ("제목", "title"),
+    ("개정차수", "version"),
+    ("단계", "status"),
+    ("요지", "summary"),
+    ("예정시행일", "effective_from"),
+    ("기안자사번", "drafter"),
+)
+"""``semantic.reg.pending_revisions`` columns and the keys the tool result uses for them.
+
+단계 is DRAFT, IN_REVIEW, APPROVED (approved, not yet in force) or REJECTED (kept:
+"submitted and rejected" is a different fact from "no revision")."""
 
 _DOC_NO = re.compile(r"^[A-Z]{2,6}-[A-Z]{2,6}-\d{2,4}$")
 _TURN_ERRORS = (PlatformAuthError, PlatformNetworkError, PlatformTimeoutError)
@@ -135,11 +159,19 @@ def _with_note(payload: dict[str, Any], empty: bool) -> dict[str, Any]:
 
 
 def _in_force(version: dict[str, Any], on: str) -> bool:
-    start = version.get("effective_from")
-    end = version.get("effective_to")
+    """In force on ``on``: effective_from <= on < effective_to (exclusive; NULL = current)."""
+    start = as_iso_date(version.get("effective_from"))
+    end = as_iso_date(version.get("effective_to"))
     if str(version.get("status") or "APPROVED").upper() != "APPROVED" or not start:
         return False
-    return str(start) <= on and (not end or on < str(end))
+    return start <= on and (not end or on < end)
+
+
+def _iso_dates(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with every date-valued key rendered as an ISO date (never epoch days)."""
+    return {
+        k: as_iso_date(v) if k.endswith(("_from", "_to", "_date")) else v for k, v in record.items()
+    }
 
 
 def check_single_select(sql: str) -> str:
@@ -170,7 +202,7 @@ def check_single_select(sql: str) -> str:
     return text
 
 
-LINEAGE_KEYS = ("depth", "doc_no", "title", "doc_class", "parent_doc_no")
+LINEAGE_KEYS = ("depth", "doc_no", "title", "doc_class", "tier", "owner_dept", "parent_doc_no")
 HIT_KEYS = (
     "doc_no", "title", "version", "effective_from", "effective_to", "stated_from",
     "date_mismatch", "article_no", "article_title", "text", "score",
@@ -179,9 +211,7 @@ VERSION_KEYS = (
     "version", "status", "effective_from", "effective_to", "stated_from",
     "date_mismatch", "summary",
 )  # fmt: skip
-PENDING_KEYS = (
-    "doc_no", "title", "version", "status", "effective_from", "stated_from", "summary",
-)  # fmt: skip
+PENDING_KEYS = tuple(key for _, key in PENDING_COLUMNS)
 
 _DOC_PROP = {"type": "string", "description": "Document number, e.g. HR-REG-003."}
 _AS_OF_PROP = {
@@ -212,6 +242,29 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
         found = _records(client.query_objects(REGULATION_TYPE, filters={"title": text}, limit=1))
         return str(found[0]["doc_no"]) if found else text
 
+    def doc_id_of(doc_no: str) -> int | None:
+        """The integer doc_id the graph walks are seeded with, or None when not visible.
+
+        An ordinary SQL read of ``semantic.reg.doc_index`` as the caller, so row
+        filters apply: a restricted or unknown document has no row and the tool
+        answers "not available to you". The doc_no is a sqlglot string literal.
+        """
+        query = (
+            exp.select("doc_id")
+            .from_(DOC_INDEX)
+            .where(exp.column("doc_no").eq(exp.Literal.string(doc_no)))
+            .limit(1)
+        )
+        rows = client.execute_sql(query.sql())["rows"]
+        if not rows or rows[0][0] is None:
+            return None
+        try:
+            return int(str(rows[0][0]).strip())
+        except ValueError:
+            raise PlatformBadRequestError(
+                f"{DOC_INDEX} gave a doc_id that is not an integer: {rows[0][0]!r}"
+            ) from None
+
     def search_regulations(args: dict[str, Any]) -> ToolResult:
         question = str(args.get("question") or "").strip()
         if not question:
@@ -227,16 +280,17 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
         hits = []
         for row in rows:
             row = {**row, "text": row.get("body", row.get("text"))}
-            hit = _pick(row, HIT_KEYS)
+            hit = _iso_dates(_pick(row, HIT_KEYS))
             hit["date_mismatch"] = bool(hit["date_mismatch"])
             hits.append(hit)
         # Omitted as_of: the platform chose the date, and says which (asOf).
-        used = as_of or str(data.get("asOf") or "") or client.today().isoformat()
+        used = as_of or as_iso_date(data.get("asOf")) or client.today().isoformat()
         payload = {"as_of": used, "hits": hits}
         return ToolResult(_with_note(payload, not hits), len(hits))
 
     def versions_of(doc_no: str) -> list[dict[str, Any]]:
-        return _records(client.traverse_link(HAS_VERSION, doc_no, limit=200))
+        found = _records(client.traverse_link(HAS_VERSION, doc_no, limit=200))
+        return [_iso_dates(v) for v in found]
 
     def get_effective_version(args: dict[str, Any]) -> ToolResult:
         doc_no = resolve_doc_no(args.get("doc_no"))
@@ -255,11 +309,13 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
 
     def lineage(retriever: str, key: str, args: dict[str, Any]) -> ToolResult:
         doc_no = resolve_doc_no(args.get("doc_no"))
-        rows = [
-            _pick(r, LINEAGE_KEYS)
-            for r in _records(client.invoke_retriever(retriever, {"doc_id": doc_no}))
-        ]
-        rows = [r for r in rows if r["doc_no"] != doc_no or r["depth"] not in (0, None)]
+        seed = doc_id_of(doc_no)
+        rows: list[dict[str, Any]] = []
+        if seed is not None:
+            found = _records(client.invoke_retriever(retriever, {"doc_id": seed}))
+            rows = [_pick(r, LINEAGE_KEYS) for r in found]
+        # depth 0 is the document itself; the result is what lies above / below it.
+        rows = [r for r in rows if r["doc_no"] != doc_no and r["depth"] != 0]
         return ToolResult(_with_note({"doc_no": doc_no, key: rows}, not rows), len(rows))
 
     def trace_authority(args: dict[str, Any]) -> ToolResult:
@@ -277,11 +333,18 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
 
     def pending_revision(args: dict[str, Any]) -> ToolResult:
         doc_no = resolve_doc_no(args["doc_no"]) if args.get("doc_no") else None
-        query = exp.select(*PENDING_KEYS).from_(PENDING_VIEW)
+        column = {korean: exp.column(korean, quoted=True) for korean, _ in PENDING_COLUMNS}
+        query = exp.select(*column.values()).from_(PENDING_VIEW)
         if doc_no:
-            query = query.where(exp.column("doc_no").eq(exp.Literal.string(doc_no)))
-        query = query.order_by("doc_no", "version").limit(50)
-        rows = [_pick(r, PENDING_KEYS) for r in _records(client.execute_sql(query.sql()))]
+            query = query.where(column["문서번호"].eq(exp.Literal.string(doc_no)))
+        query = query.order_by(column["문서번호"], column["개정차수"]).limit(50)
+        rows = []
+        for record in _records(client.execute_sql(query.sql())):
+            row = {key: record.get(korean) for korean, key in PENDING_COLUMNS}
+            row["effective_from"] = as_iso_date(row["effective_from"])
+            if row["version"] is not None:
+                row["version"] = int(row["version"])
+            rows.append(row)
         return ToolResult(_with_note({"doc_no": doc_no, "pending": rows}, not rows), len(rows))
 
     def describe_regulation(args: dict[str, Any]) -> ToolResult:
@@ -298,9 +361,12 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
     def related_regulations(args: dict[str, Any]) -> ToolResult:
         doc_no = resolve_doc_no(args.get("doc_no"))
         depth = max(1, min(int(args.get("depth") or 5), 10))
-        data = client.traverse_link(DERIVES_FROM, doc_no, limit=100, max_depth=depth)
-        rows = [_pick(r, LINEAGE_KEYS) for r in _records(data)]
-        rows = [r for r in rows if r["doc_no"] != doc_no or r["depth"] not in (0, None)]
+        seed = doc_id_of(doc_no)
+        rows: list[dict[str, Any]] = []
+        if seed is not None:
+            data = client.traverse_link(DERIVES_FROM, str(seed), limit=100, max_depth=depth)
+            rows = [_pick(r, LINEAGE_KEYS) for r in _records(data)]
+        rows = [r for r in rows if r["doc_no"] != doc_no and r["depth"] != 0]
         payload = {"doc_no": doc_no, "depth": depth, "related": rows}
         return ToolResult(_with_note(payload, not rows), len(rows))
 
@@ -346,8 +412,9 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
              "Pass as_of for questions about a past date."),
         tool("get_effective_version", "read", get_effective_version,
              {"doc_no": _DOC_PROP, "as_of": _AS_OF_PROP}, ["doc_no"],
-             "Return the version of a regulation in force on as_of (default today), with "
-             "effective_from, stated_from and date_mismatch."),
+             "Return the version of a regulation in force on as_of (default today): the one "
+             "with effective_from <= as_of < effective_to (effective_to is the next version's "
+             "effective_from, exclusive), with stated_from and date_mismatch."),
         tool("trace_authority", "read", trace_authority, {"doc_no": _DOC_PROP}, ["doc_no"],
              "List the chain of higher regulations a document derives its authority from."),
         tool("impact_of_change", "read", impact_of_change, {"doc_no": _DOC_PROP}, ["doc_no"],
@@ -358,11 +425,21 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
              ["question_sql"],
              "Run one read-only SELECT over the HR views as the current user. Rows you may not "
              "see are filtered out by the platform; an empty result means not available to you. "
-             "Columns are Korean: 사번, 성명, 부서코드, 휴가유형, 연도, 사용일수, 금액, ..."),
+             "Columns are Korean identifiers: "
+             "semantic.hr.employees(사번, 성명, 부서, 직급, 연락처, 입사일, 비고); "
+             "semantic.hr.leave_balance(사번, 성명, 부서, 휴가종류, 연도, 부여일수_ERP, 사용일수, "
+             "비고); semantic.hr.expenses(청구번호, 사번, 성명, 부서, 유형, 지역, 숙박일수, 금액, "
+             "청구일, 상태, 비고); semantic.hr.purchase_orders(발주번호, 부서, 요청자사번, 성명, "
+             "품목, 금액, 상태, 비고). 부서 holds a department code such as DEV or HR. "
+             "주민등록번호 is denied to everyone. DATE columns (입사일, 청구일) hold epoch days: "
+             "compare them as CAST(col AS VARCHAR) <= '<days since 1970-01-01>'; results show "
+             "them as ISO dates."),
         tool("pending_revision", "read", pending_revision,
              {"doc_no": {**_DOC_PROP, "description": "Optional document number."}}, [],
-             "List revisions not yet in force: drafts, and approved versions whose "
-             "effective_from is in the future. Check this before stating a current rule."),
+             "List revisions moving through approval (semantic.reg.pending_revisions): status "
+             "DRAFT, IN_REVIEW, APPROVED (approved, effective_from in the future, not yet in "
+             "force) or REJECTED (submitted and rejected; still listed). Check this before "
+             "stating a current rule."),
         tool("describe_regulation", "read", describe_regulation, {"doc_no": _DOC_PROP}, ["doc_no"],
              "Describe a regulation (title, class, tier, owner, latest version) and list its "
              "approved versions."),

@@ -186,6 +186,17 @@ def test_trace_authority__restricted(rd_tools: Any, facts: Facts, persona: str) 
         assert empty(result)["chain"] == []
 
 
+def test_trace_authority__quoted_argument(rd_tools: Any, facts: Facts, persona: str) -> None:
+    # The doc_no reaches SQL only as a quoted literal: a quote in it matches nothing.
+    restricted = facts.truth["restricted"]["doc_no"]
+    for doc_no in (
+        f"{restricted}' OR '1'='1",
+        "x' UNION SELECT doc_id FROM semantic.reg.doc_index --",
+    ):
+        result = run(rd_tools, persona, "trace_authority", facts, doc_no=doc_no)
+        assert empty(result)["chain"] == [], result.payload
+
+
 # -- impact_of_change ----------------------------------------------------------
 
 

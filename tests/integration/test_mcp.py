@@ -34,7 +34,7 @@ REPLY_WAIT_S = 60.0
 """Guard against a hung server (a failure, not a performance assertion)."""
 
 OTHER_EMPLOYEE_LEAVE = (
-    "SELECT 사번, 휴가유형, 연도, 사용일수 FROM semantic.hr.leave_balance WHERE 사번 = '20090001'"
+    "SELECT 사번, 휴가종류, 연도, 사용일수 FROM semantic.hr.leave_balance WHERE 사번 = '20090001'"
 )
 RESTRICTED_SEARCH = {"question": "징계 양정기준"}
 IDENTITY_WORDS = ("user", "role", "persona", "username", "emp_no", "사번", "as_user", "caller")

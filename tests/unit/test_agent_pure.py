@@ -10,6 +10,7 @@ from agent_core.approval import ApprovalDecision
 from agent_core.citations import parse_citations
 from agent_core.events import ApprovalRequested, Citation, ToolCallFinished, ToolCallStarted
 from agent_core.platform_client import normalise_dates
+from agent_core.platform_quirks import as_iso_date, iso_to_epoch_days
 from agent_core.runtime import ToolRequest, ToolRuntime
 from agent_core.tools import (
     Tool,
@@ -85,6 +86,40 @@ def test_epoch_days_become_iso_dates_only_in_date_columns() -> None:
         ["TEXT", "", "", "INTEGER", "DATE"],
     )
     assert rows == [["HR-REG-003", "2025-03-15", "2016-07-18", 12, "2025-03-15"]]
+
+
+def test_epoch_days_as_digit_strings_become_iso_dates_too() -> None:
+    rows = normalise_dates(
+        ["예정시행일", "effective_to", "청구일", "사용일수"],
+        [["20162", "2025-03-15", None, "12"], [" 20443 ", "", "20250315", "7"]],
+    )
+    # 20250315 is not an epoch day (year 57 413): left alone rather than invented.
+    assert rows == [
+        ["2025-03-15", "2025-03-15", None, "12"],
+        ["2025-12-21", "", "20250315", "7"],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (20162, "2025-03-15"),
+        ("20162", "2025-03-15"),
+        ("2025-03-15", "2025-03-15"),
+        ("2025-03-15T00:00:00", "2025-03-15"),
+        (0, "1970-01-01"),
+        (None, None),
+        ("", None),
+        (True, "True"),
+    ],
+)
+def test_as_iso_date_reads_every_form_a_date_arrives_in(value: Any, expected: str | None) -> None:
+    assert as_iso_date(value) == expected
+
+
+def test_iso_to_epoch_days_round_trips() -> None:
+    assert iso_to_epoch_days("2025-03-15") == 20162
+    assert as_iso_date(iso_to_epoch_days("2026-12-22")) == "2026-12-22"
 
 
 def _fake_tools(calls: list[dict[str, Any]]) -> dict[str, Tool]:
