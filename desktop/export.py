@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 
+from desktop.verbatim import escape_markdown, protect_values, tool_values_of_events
+
 if TYPE_CHECKING:
     from desktop.history_store import TurnRecord
 
@@ -62,7 +64,7 @@ def _cell(value: Any) -> str:
         text = ", ".join(f"{k}: {'—' if v is None else v}" for k, v in value.items())
     else:
         text = str(value)
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+    return escape_markdown(text.replace("\r", " ").replace("\n", " "))
 
 
 def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
@@ -75,7 +77,9 @@ def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
 
 
 def _quote(text: str) -> list[str]:
-    return [f"> {line}" if line else ">" for line in text.splitlines()] or [">"]
+    """A question (plain text) as a Markdown block quote that shows it verbatim."""
+    lines = [f"> {escape_markdown(line)}" if line else ">" for line in text.splitlines()]
+    return lines or [">"]
 
 
 def tool_calls(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -208,7 +212,8 @@ def turn_to_markdown(record: TurnRecord) -> str:
         "",
         f"### {label['Answer']}",
         "",
-        record.answer or f"_{label['No answer.']}_",
+        protect_values(record.answer, tool_values_of_events(record.events))
+        or f"_{label['No answer.']}_",
         *_citation_lines(record.events),
         *_tool_lines(record.events),
     ]
@@ -282,8 +287,10 @@ def comparison_to_markdown(panes: list[dict[str, Any]], differences: list[dict[s
                 f"- **{label['Status']}:** {pane['status']}",
                 "",
             ]
-        lines.append(str(pane.get("answer") or f"_{label['No answer.']}_"))
         events = list(pane.get("events") or [])
+        verbatim = [*pane.get("verbatim", ()), *tool_values_of_events(events)]
+        answer = protect_values(str(pane.get("answer") or ""), verbatim)
+        lines.append(answer or f"_{label['No answer.']}_")
         lines += _citation_lines(events)
         lines += _tool_lines(events, list(pane.get("tools") or []))
     return "\n".join(lines) + "\n"

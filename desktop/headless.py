@@ -3,7 +3,9 @@
 ``regdesk gui --offscreen --split hong,cho --ask Q [--screenshot F.png] [--json] [--approve]``
 opens the window in split mode, logs the personas in with the demo passwords,
 asks every pane at once, waits for them all (writes denied unless
-``--approve``), grabs a screenshot and prints what each pane answered.
+``--approve``), grabs a screenshot and prints what each pane answered. With
+``--json`` each pane also gives ``displayed_text``: exactly what its chat shows
+for the last answer, as plain text (so a check can see how it was rendered).
 """
 
 from __future__ import annotations
@@ -168,7 +170,11 @@ def drive(window: MainWindow, options: argparse.Namespace) -> dict[str, Any]:
             for pane in panes:
                 pane.stop()
             _wait(lambda: not any(p.running for p in panes), 5.0)
-        results = [result_dict(p.last_result) for p in panes if p.last_result is not None]
+        results = [
+            {**result_dict(p.last_result), "displayed_text": p.displayed_text()}
+            for p in panes
+            if p.last_result is not None
+        ]
         if split and window.last_comparison is not None:
             differences = window.last_comparison[1]
     for pane in panes:  # show one result expanded, as a person would look at it

@@ -28,13 +28,14 @@ from desktop.chat_view import ChatView
 from desktop.tool_call_model import ToolCallModel
 from desktop.tool_call_panel import ToolCallPanel
 from desktop.transcript_model import TranscriptModel
+from desktop.verbatim import tool_values
 
 if TYPE_CHECKING:
     from PySide6.QtGui import QPaintEvent
 
     from agent_core.approval import ApprovalDecision, Approver
     from agent_core.cancel import CancelToken
-    from agent_core.events import AgentEvent, ApprovalRequested
+    from agent_core.events import AgentEvent, AnswerFinished, ApprovalRequested
     from desktop.turn_worker import TurnController, TurnFunction
 
 ApprovalHandler = Callable[["PersonaPane", "ApprovalRequested"], None]
@@ -269,6 +270,13 @@ class PersonaPane(QWidget):
         empty = self.transcript.rowCount() == 0
         self.chat_stack.setCurrentWidget(self.suggestions if empty else self.chat)
 
+    def displayed_text(self) -> str:
+        """Exactly what the chat shows for the last answer, as plain text ('' if none)."""
+        from desktop.transcript_model import displayed_text
+
+        answers = [row for row in self.transcript.rows if row.kind == "assistant"]
+        return displayed_text(answers[-1]) if answers else ""
+
     def search_hits(self) -> list[dict[str, Any]]:
         """Every ``search_regulations`` hit this pane's persona received in this chat."""
         hits: list[dict[str, Any]] = []
@@ -416,7 +424,9 @@ class PersonaPane(QWidget):
         elif kind == "tool_call_finished":
             self.tools.finish_call(event)  # type: ignore[arg-type]
         elif kind == "answer_finished":
-            self.transcript.finish_answer(event.text, event.citations)  # type: ignore[union-attr]
+            verbatim = tool_values(call.result for call in self.tools.calls)
+            finished: AnswerFinished = event  # type: ignore[assignment]
+            self.transcript.finish_answer(finished.text, finished.citations, verbatim)
             if result is not None:
                 result.answer, result.status = event.text, "answered"  # type: ignore[union-attr]
         elif kind == "turn_failed":

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from desktop.comparison import compare_panes
 from desktop.comparison_strip import ComparisonStrip
 from desktop.persona_pane import PersonaPane
+from desktop.verbatim import tool_values_of_events
 
 if TYPE_CHECKING:
     from desktop.persona_pane import PaneResult
@@ -36,6 +37,7 @@ def result_dict(result: PaneResult) -> dict[str, Any]:
         "row_counts": result.row_counts(),
         "elapsed_ms": round(result.elapsed_ms, 1),
         "started_at": result.started_at,
+        "verbatim": list(tool_values_of_events(result.events)),
     }
 
 

@@ -25,6 +25,8 @@ from PySide6.QtCore import (
     QTimer,
 )
 
+from desktop.verbatim import protect_values
+
 if TYPE_CHECKING:
     from agent_core.events import Citation
 
@@ -170,15 +172,18 @@ def keep_line_breaks(text: str) -> str:
     return "\n".join(out)
 
 
-def render_markdown(text: str) -> str:
+def render_markdown(text: str, verbatim: tuple[str, ...] = ()) -> str:
     """Rich text of a finished answer written in Markdown.
 
     GitHub-flavoured Markdown without raw HTML: tags the model writes show as
     text. Citations become ``cite:`` links; other links keep only http(s)
     targets, and images are shown as their address instead of being loaded.
+    Values from tool results (and masks such as ``02-****-****``) are never
+    read as markup (``desktop.verbatim``).
 
     Args:
         text: Markdown answer text.
+        verbatim: Tool-result values that must show exactly as they are.
 
     Returns:
         An HTML fragment body for a ``QTextDocument`` (no fixed font or colours).
@@ -188,7 +193,7 @@ def render_markdown(text: str) -> str:
     features = QTextDocument.MarkdownFeature
     document = QTextDocument()
     document.setMarkdown(
-        markdown_citations(keep_line_breaks(text)),
+        markdown_citations(keep_line_breaks(protect_values(text, verbatim))),
         features.MarkdownDialectGitHub | features.MarkdownNoHTML,
     )
     fixes: list[tuple[int, int, str | None]] = []  # (position, length, replacement text)
@@ -224,6 +229,15 @@ def render_markdown(text: str) -> str:
     return _BODY_TAG.sub("<body>", document.toHtml(), count=1)
 
 
+def displayed_text(row: TranscriptRow) -> str:
+    """Exactly what the chat shows for a row, as plain text (tests and the headless driver)."""
+    from PySide6.QtGui import QTextDocument
+
+    document = QTextDocument()
+    document.setHtml(row.html())
+    return document.toPlainText()
+
+
 def parse_cite_link(href: str) -> tuple[str, int | None] | None:
     """Read a ``cite:DOC:VERSION`` link back.
 
@@ -252,6 +266,8 @@ class TranscriptRow:
     """True while the answer is still arriving."""
     citations: tuple[Citation, ...] = ()
     """Citations of a finished answer."""
+    verbatim: tuple[str, ...] = ()
+    """Values from the turn's tool results, shown verbatim (never as markup)."""
     revision: int = 0
     """Bumped on every text change."""
     key: int = field(default_factory=lambda: next(_keys))
@@ -269,7 +285,7 @@ class TranscriptRow:
         if self.streaming:
             return linkify_citations(self.text)
         if self._rendered is None or self._rendered[0] != self.revision:
-            self._rendered = (self.revision, render_markdown(self.text))
+            self._rendered = (self.revision, render_markdown(self.text, self.verbatim))
         return self._rendered[1]
 
 
@@ -333,9 +349,11 @@ class TranscriptModel(QAbstractListModel):
         """Append a notice from the app (stopped, failed, login)."""
         self._append(TranscriptRow("notice", text))
 
-    def add_answer(self, text: str, citations: tuple[Citation, ...] = ()) -> None:
+    def add_answer(
+        self, text: str, citations: tuple[Citation, ...] = (), verbatim: tuple[str, ...] = ()
+    ) -> None:
         """Append a finished answer (history replay)."""
-        self._append(TranscriptRow("assistant", text, citations=citations))
+        self._append(TranscriptRow("assistant", text, citations=citations, verbatim=verbatim))
 
     def append_delta(self, text: str) -> None:
         """Buffer streamed text; it reaches the view within 16 ms."""
@@ -366,15 +384,26 @@ class TranscriptModel(QAbstractListModel):
         elif text.strip():
             self._append(TranscriptRow("narration", text))
 
-    def finish_answer(self, text: str, citations: tuple[Citation, ...] = ()) -> None:
-        """The answer is complete: its final text replaces the streamed one."""
+    def finish_answer(
+        self, text: str, citations: tuple[Citation, ...] = (), verbatim: tuple[str, ...] = ()
+    ) -> None:
+        """The answer is complete: its final text replaces the streamed one.
+
+        Args:
+            text: The whole answer (Markdown).
+            citations: What it cites.
+            verbatim: Tool-result values in it that must never be read as markup.
+        """
         self.flush()
         if self._rows and self._rows[-1].kind == "assistant" and self._rows[-1].streaming:
             row = self._rows[-1]
             row.text, row.streaming, row.citations = text, False, citations
+            row.verbatim = verbatim
             self._changed(len(self._rows) - 1)
         else:
-            self._append(TranscriptRow("assistant", text, citations=citations))
+            self._append(
+                TranscriptRow("assistant", text, citations=citations, verbatim=verbatim)
+            )
 
     def end_streaming(self) -> None:
         """Close a streaming row without a final answer (stopped or failed)."""
