@@ -21,6 +21,54 @@ ToolStatus = Literal["ok", "empty", "error", "denied"]
 FailureKind = Literal["auth", "network", "timeout", "model", "refused"]
 """Why a turn failed."""
 
+RetryReason = Literal[
+    "overloaded", "rate_limited", "server_error", "timeout", "connection", "stream_broken",
+    "max_tokens",
+]
+"""Why a model call is sent again: a retryable API error, a broken stream, or a tool
+call cut off by the output limit (sent again with a larger limit)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Tokens of one model call or of a whole turn, and what they cost (estimated)."""
+
+    input_tokens: int = 0
+    """Input tokens billed at the full price (not read from or written to the cache)."""
+    output_tokens: int = 0
+    """Output tokens, thinking included."""
+    cache_read_input_tokens: int = 0
+    """Input tokens read from the prompt cache."""
+    cache_creation_input_tokens: int = 0
+    """Input tokens written to the prompt cache."""
+    model_calls: int = 0
+    """Model calls counted (retried attempts that returned no message are not)."""
+    cost_usd: float | None = None
+    """Estimated cost from ``resources/models.json``; None when the model has no price."""
+
+    @property
+    def total_input_tokens(self) -> int:
+        """Every input token, cached or not."""
+        return self.input_tokens + self.cache_read_input_tokens + self.cache_creation_input_tokens
+
+    @property
+    def cache_read_share(self) -> float:
+        """Share of input tokens read from the cache (0 when there were none)."""
+        total = self.total_input_tokens
+        return self.cache_read_input_tokens / total if total else 0.0
+
+    def plus(self, other: Usage) -> Usage:
+        """The sum of two usages (a cost is None only when both are)."""
+        costs = [c for c in (self.cost_usd, other.cost_usd) if c is not None]
+        return Usage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_read_input_tokens + other.cache_read_input_tokens,
+            self.cache_creation_input_tokens + other.cache_creation_input_tokens,
+            self.model_calls + other.model_calls,
+            round(sum(costs), 6) if costs else None,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Citation:
@@ -135,6 +183,75 @@ class ToolCallFinished:
 
 
 @dataclass(frozen=True, slots=True)
+class ThinkingDelta:
+    """A piece of the model's summarized thinking, streamed (never part of the answer)."""
+
+    text: str
+    """The new thinking text."""
+    kind: Literal["thinking_delta"] = "thinking_delta"
+
+
+@dataclass(frozen=True, slots=True)
+class Thinking:
+    """A whole thinking block ended: its summary, shown apart from the answer.
+
+    On current models the short notes written between tool calls arrive here too.
+    """
+
+    text: str
+    """The summarized thinking ('' when the endpoint omits or redacts it)."""
+    redacted: bool = False
+    """True for a redacted thinking block (encrypted; nothing to show)."""
+    kind: Literal["thinking"] = "thinking"
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRetry:
+    """A model call failed in a way worth another try; it is sent again from its start.
+
+    When ``discard`` is true, every ``AnswerDelta`` and ``ThinkingDelta`` since the
+    previous boundary (the last Narration, Thinking, tool call or retry) belonged to
+    the abandoned attempt: consumers drop that partial text. It is never an answer
+    and never goes back to the model as history.
+    """
+
+    attempt: int
+    """The attempt about to start (2 for the first retry)."""
+    max_attempts: int
+    """Attempts allowed for this model call."""
+    delay_s: float
+    """Seconds the turn waits before the next attempt (``retry-after`` when sent)."""
+    reason: RetryReason
+    """overloaded, rate_limited, server_error, timeout, connection, stream_broken, max_tokens."""
+    message: str
+    """What happened, in words."""
+    discard: bool = False
+    """True when text of the abandoned attempt was already streamed."""
+    request_id: str | None = None
+    """The API's request id of the failed attempt, when it sent one."""
+    kind: Literal["model_retry"] = "model_retry"
+
+
+@dataclass(frozen=True, slots=True)
+class ModelCallFinished:
+    """One model call returned a whole message (after any retries)."""
+
+    call_index: int
+    """1 for the first model call of the turn."""
+    model: str
+    """The model that answered."""
+    stop_reason: str | None
+    """end_turn, tool_use, max_tokens, pause_turn, refusal, stop_sequence, ..."""
+    usage: Usage
+    """Tokens of this call and their estimated cost."""
+    request_id: str | None = None
+    """The API's request id."""
+    request_bytes: int = 0
+    """Size of the request body sent (messages, system and tools), in bytes."""
+    kind: Literal["model_call_finished"] = "model_call_finished"
+
+
+@dataclass(frozen=True, slots=True)
 class AnswerDelta:
     """A piece of streamed model text."""
 
@@ -151,6 +268,12 @@ class AnswerFinished:
     """The whole answer (text of the final message)."""
     citations: tuple[Citation, ...] = field(default_factory=tuple)
     """Regulations the answer cites, parsed from its text."""
+    cut_off: bool = False
+    """True when the answer stopped at the output limit (or the context window): incomplete."""
+    stop_reason: str | None = None
+    """The last model call's stop reason."""
+    usage: Usage | None = None
+    """Tokens and estimated cost of the whole turn (every model call)."""
     kind: Literal["answer_finished"] = "answer_finished"
 
 
@@ -162,6 +285,12 @@ class TurnFailed:
     """What went wrong: auth, network, timeout, model, refused."""
     message: str
     """A message for people."""
+    action: Literal["settings"] | None = None
+    """``settings`` when the fix is there (model not available, key rejected, endpoint)."""
+    request_id: str | None = None
+    """The API's request id of the failed model call, when there was one."""
+    usage: Usage | None = None
+    """Tokens the turn used before it failed."""
     kind: Literal["turn_failed"] = "turn_failed"
 
 
@@ -180,6 +309,10 @@ AgentEvent = (
     | ApprovalResolved
     | ToolCallFinished
     | AnswerDelta
+    | ThinkingDelta
+    | Thinking
+    | ModelRetry
+    | ModelCallFinished
     | AnswerFinished
     | TurnFailed
     | TurnCancelled
@@ -197,6 +330,24 @@ def event_to_dict(event: AgentEvent) -> dict[str, Any]:
         event: Any event of the union.
 
     Returns:
-        A plain dict; citations become dicts too.
+        A plain dict; citations and usage become dicts too.
     """
     return dataclasses.asdict(event)
+
+
+def usage_to_dict(usage: Usage | None) -> dict[str, Any] | None:
+    """A JSON-ready dict of a usage (with the cache-read share), or None.
+
+    Args:
+        usage: Tokens of a call or a turn.
+
+    Returns:
+        The fields plus ``total_input_tokens`` and ``cache_read_share``.
+    """
+    if usage is None:
+        return None
+    return {
+        **dataclasses.asdict(usage),
+        "total_input_tokens": usage.total_input_tokens,
+        "cache_read_share": round(usage.cache_read_share, 4),
+    }

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import anthropic
 
 from agent_core.audit import AuditLog
+from agent_core.config import OFFLINE_MODEL_LABEL
 from agent_core.errors import AdminRefusedError
+from agent_core.model_catalog import ModelChoice, known_choice, resolve_model
 from agent_core.model_transport import AbortableHttpClient
 from agent_core.platform_client import DEFAULT_TIMEOUT_S, PlatformClient
+from agent_core.threads import make_threads
 from agent_core.tools import build_tools
 from agent_core.turn import TurnLimits, load_system_prompt, run_turn
 
@@ -21,6 +25,64 @@ if TYPE_CHECKING:
     from agent_core.cancel import CancelToken
     from agent_core.config import Endpoints
     from agent_core.events import AgentEvent
+
+
+
+@dataclass
+class ModelCapabilities:
+    """What this session sends the model beyond the basics; shrinks when the endpoint objects.
+
+    An endpoint that does not know a parameter (a local LLM server, an older
+    model) answers 400 naming it; the turn then stops sending it and tries again,
+    so missing capabilities degrade quietly.
+    """
+
+    thinking: bool = False
+    """Send ``thinking={"type": "adaptive", "display": "summarized"}``."""
+    effort: str | None = None
+    """Send ``output_config={"effort": ...}``."""
+    prompt_cache: bool = True
+    """Send ``cache_control`` breakpoints."""
+
+    def degrade(self, exc: Exception) -> bool:
+        """Stop sending what a 400 complains about.
+
+        Args:
+            exc: The failed call's error.
+
+        Returns:
+            True when something was dropped and the call should go again.
+        """
+        if not isinstance(exc, anthropic.APIStatusError) or exc.status_code != 400:
+            return False
+        words = str(exc.api_message or exc.message).lower()
+        if self.thinking and "thinking" in words:
+            self.thinking = False
+            return True
+        if self.effort is not None and ("effort" in words or "output_config" in words):
+            self.effort = None
+            return True
+        if self.prompt_cache and "cache_control" in words:
+            self.prompt_cache = False
+            return True
+        return False
+
+
+def capabilities_for(endpoints: Endpoints, choice: ModelChoice) -> ModelCapabilities:
+    """What to send a model, from its listed (or known) capabilities and the settings.
+
+    Args:
+        endpoints: The configured endpoint (thinking on/off, effort).
+        choice: The model's capabilities.
+
+    Returns:
+        The capabilities.
+    """
+    thinking = bool(endpoints.thinking and choice.adaptive_thinking)
+    effort = endpoints.effort
+    if effort is not None and not (effort in choice.efforts or (thinking and not choice.efforts)):
+        effort = None
+    return ModelCapabilities(thinking=thinking, effort=effort)
 
 
 class PersonaSession:
@@ -47,6 +109,8 @@ class PersonaSession:
         self.tools = build_tools(client, client.username)
         self.system_prompt = load_system_prompt()
         self.model_http = AbortableHttpClient(timeout=limits.model_timeout_s)
+        # The turn retries model calls itself, with the SDK's policy (statuses,
+        # retry-after, backoff), so that a wait is announced and Stop ends it.
         self.model = anthropic.Anthropic(
             api_key=endpoints.api_key,
             base_url=endpoints.model_base_url,
@@ -54,6 +118,25 @@ class PersonaSession:
             max_retries=0,
             http_client=self.model_http,
         )
+        self.model_name, self.model_choice = self._choose_model()
+        self.capabilities = capabilities_for(endpoints, self.model_choice)
+        budget = endpoints.max_tokens or limits.max_tokens
+        if self.model_choice.max_tokens:
+            budget = min(budget, int(self.model_choice.max_tokens))
+        self.max_tokens = budget
+        """Output budget per model call (thinking plus answer)."""
+        self.threads = make_threads(self)
+
+    def _choose_model(self) -> tuple[str, ModelChoice]:
+        endpoints = self.endpoints
+        if endpoints.offline_model:
+            return endpoints.model, known_choice(endpoints.model)
+        return resolve_model(self.model, endpoints.model if endpoints.model_chosen else None)
+
+    @property
+    def model_label(self) -> str:
+        """How the model in use is named to people."""
+        return OFFLINE_MODEL_LABEL if self.endpoints.offline_model else self.model_name
 
     @classmethod
     def login(

@@ -1,17 +1,47 @@
 """One turn: the model streams, asks for tools, the runtime runs them, repeat.
 
-There is one code path for Claude and for the offline model: the ``anthropic``
-SDK's streaming Messages API against ``endpoints.model_base_url``, driven by a
-small loop. The turn is a plain generator of ``AgentEvent``s.
+There is one code path for Claude, for any other Messages-API endpoint and for
+the offline model: the ``anthropic`` SDK's streaming Messages API against
+``endpoints.model_base_url``, driven by a small loop. The turn is a plain
+generator of ``AgentEvent``s.
+
+What the loop does with Claude's real behaviour:
+
+- **Retries.** A retryable failure (408, 409, 429, 5xx, 529 overloaded, a
+  connection error, a stream that breaks or ends before ``message_stop``, an SSE
+  ``error`` event) sends that model call again from its start, after
+  ``retry-after`` (or ``retry-after-ms``) when the API sent one, else exponential
+  backoff with jitter: the SDK's own policy, driven here so that the wait is
+  announced (``ModelRetry``) and a Stop ends it at once. ``ModelRetry.discard``
+  tells consumers to drop the text the abandoned attempt streamed.
+- **Stop reasons.** ``tool_use`` runs the tools; a ``tool_use`` cut off by
+  ``max_tokens`` is never run (the call goes again with a larger limit, else the
+  turn fails); text cut off is answered with ``cut_off``; ``refusal`` fails the
+  turn (and so never becomes history); ``pause_turn`` sends the content back and
+  continues; an empty ``end_turn`` gets one nudge, then fails.
+- **Content going back** keeps thinking and redacted thinking blocks unchanged
+  and drops empty text blocks (the API answers 400 to those).
+- **Prompt caching.** The static system prompt and the tools are a cached prefix
+  (``cache_control`` on the last tool and on the static system block; the date
+  and identity lines follow it); the last message carries a moving breakpoint so
+  later calls of a turn read the earlier ones from the cache.
+- **Thinking.** Adaptive thinking with summarized display where the model
+  supports it; summaries stream as ``ThinkingDelta`` / ``Thinking``, never as
+  answer text.
 """
 
 from __future__ import annotations
 
+import email.utils
+import json
+import logging
+import os
+import random
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import anthropic
 
@@ -27,16 +57,23 @@ from agent_core.events import (
     AnswerDelta,
     AnswerFinished,
     FailureKind,
+    ModelCallFinished,
+    ModelRetry,
     Narration,
+    RetryReason,
+    Thinking,
+    ThinkingDelta,
     ToolCallFinished,
     TurnCancelled,
     TurnFailed,
     TurnStarted,
+    Usage,
 )
+from agent_core.model_catalog import default_max_tokens, estimate_cost
 from agent_core.runtime import ToolRequest, ToolRuntime
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Generator, Iterator
 
     from agent_core.approval import Approver
     from agent_core.cancel import CancelToken
@@ -50,6 +87,27 @@ _FALLBACK_PROMPT = (
     "Answer only from tool results, cite document number, version and effective date, "
     "and say when something is not available to you. Answer in the question's language."
 )
+
+CACHE = {"type": "ephemeral"}
+"""The ``cache_control`` of a prompt-cache breakpoint (5-minute TTL)."""
+
+NUDGE = (
+    "Your last reply was empty. Answer the question now from the tool results above, "
+    "or say that the information is not available."
+)
+"""Sent once after an empty ``end_turn``."""
+
+CUT_OFF_REASONS = frozenset({"max_tokens", "model_context_window_exceeded"})
+"""Stop reasons after which the last block is incomplete."""
+
+_log = logging.getLogger(__name__)
+
+
+def _env_float(name: str, default: float) -> float:
+    try:
+        return max(0.0, float(os.environ.get(name, default)))
+    except ValueError:
+        return default
 
 
 def load_system_prompt() -> str:
@@ -74,25 +132,145 @@ class TurnLimits:
     """Wall-time limit of the whole turn."""
     max_iterations: int = 8
     """Model calls per turn before giving up."""
-    max_tokens: int = 2048
-    """Output token limit per model call."""
+    max_tokens: int = field(default_factory=default_max_tokens)
+    """Output token limit per model call: thinking plus answer (16k by default)."""
+    max_tokens_ceiling: int = 64000
+    """The largest limit a call cut off inside a tool call is sent again with."""
+    max_attempts: int = 5
+    """Attempts per model call (the first plus four retries); 1 for the offline model."""
+    retry_base_s: float = field(default_factory=lambda: _env_float("REGDESK_RETRY_BASE_S", 0.5))
+    """First backoff delay without ``retry-after``; doubles per retry."""
+    retry_max_s: float = field(default_factory=lambda: _env_float("REGDESK_RETRY_MAX_S", 8.0))
+    """Longest backoff delay without ``retry-after``."""
+    retry_after_max_s: float = 60.0
+    """A longer ``retry-after`` fails the turn with the wait in words instead."""
+    prompt_cache: bool = True
+    """Send ``cache_control`` breakpoints."""
 
 
 class _Failure(Exception):
-    def __init__(self, kind: FailureKind, message: str) -> None:
+    def __init__(
+        self,
+        kind: FailureKind,
+        message: str,
+        *,
+        action: Literal["settings"] | None = None,
+        request_id: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.kind: FailureKind = kind
         self.message = message
+        self.action: Literal["settings"] | None = action
+        self.request_id = request_id
 
 
-def _model_failure(exc: Exception) -> _Failure:
+@dataclass(frozen=True)
+class _Verdict:
+    """What a failed model call means: the failure, and whether to try again."""
+
+    failure: _Failure
+    retry: RetryReason | None = None
+    delay_s: float | None = None
+    """``retry-after`` from the response, when it sent one."""
+
+
+def _retry_after(headers: Any) -> float | None:
+    """Seconds from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date)."""
+    if headers is None:
+        return None
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        raw = headers.get(name)
+        if raw is None:
+            continue
+        try:
+            return max(0.0, float(raw) / scale)
+        except ValueError:
+            parsed = email.utils.parsedate_tz(raw)
+            if parsed is not None:
+                return max(0.0, float(email.utils.mktime_tz(parsed) - time.time()))
+    return None
+
+
+def _api_words(exc: anthropic.APIStatusError) -> str:
+    message = exc.api_message
+    if not message:
+        body = exc.body
+        message = body if isinstance(body, str) and body else f"HTTP {exc.status_code}"
+    return str(message)
+
+
+def _judge(exc: Exception, model: str) -> _Verdict:
+    """Words for a failed model call and whether the SDK's retry policy retries it."""
     if isinstance(exc, anthropic.APITimeoutError):
-        return _Failure("timeout", f"the model did not answer in time: {exc}")
+        return _Verdict(_Failure("timeout", "the model did not answer in time"), "timeout")
     if isinstance(exc, anthropic.APIConnectionError):
-        return _Failure("network", f"the model endpoint is unreachable: {exc}")
+        return _Verdict(
+            _Failure("network", f"the model endpoint is unreachable: {exc}"), "connection"
+        )
     if isinstance(exc, anthropic.APIStatusError):
-        return _Failure("model", f"the model endpoint refused the request: {exc.message}")
-    return _Failure("model", f"model error: {exc}")
+        return _judge_status(exc, model)
+    if isinstance(exc, anthropic.AnthropicError):
+        return _Verdict(_Failure("model", f"model error: {exc}"))
+    # the transport broke while the body streamed (reset, truncated chunk, EOF)
+    return _Verdict(
+        _Failure("network", f"the model's stream broke: {type(exc).__name__}: {exc}"),
+        "stream_broken",
+    )
+
+
+def _judge_status(exc: anthropic.APIStatusError, model: str) -> _Verdict:
+    status = exc.status_code
+    kind = exc.type or ""
+    words = _api_words(exc)
+    rid = exc.request_id
+    headers = exc.response.headers if exc.response is not None else None
+    delay = _retry_after(headers)
+    should = headers.get("x-should-retry") if headers is not None else None
+
+    def fail(
+        message: str, failure: FailureKind = "model", action: Literal["settings"] | None = None
+    ) -> _Failure:
+        return _Failure(failure, message, action=action, request_id=rid)
+
+    if status == 401 or kind == "authentication_error":
+        return _Verdict(fail(f"the API key was rejected: {words}", "auth", "settings"))
+    if status == 403 or kind == "permission_error":
+        return _Verdict(fail(f"this API key may not do that: {words}", "refused", "settings"))
+    if status == 404 or kind == "not_found_error":
+        return _Verdict(
+            fail(f"model {model} is not available — choose another ({words})", action="settings")
+        )
+    if status == 402 or kind == "billing_error":
+        return _Verdict(fail(f"billing problem on this API account: {words}", action="settings"))
+    if status == 413 or kind == "request_too_large":
+        return _Verdict(fail(f"the request is too large for the model endpoint: {words}"))
+    if exc.error_code == "enforced_spend_limit_reached":
+        return _Verdict(fail(f"the spend limit of this API account is reached: {words}"))
+    if should == "false":
+        return _Verdict(fail(f"the model endpoint refused the request: {words}"))
+    if status == 429 or kind == "rate_limit_error":
+        return _Verdict(fail(f"rate limit reached: {words}"), "rate_limited", delay)
+    if status == 529 or kind == "overloaded_error":
+        return _Verdict(fail(f"the model is overloaded: {words}"), "overloaded", delay)
+    if status in (408, 409) or status >= 500 or kind in ("api_error", "timeout_error"):
+        return _Verdict(fail(f"the model endpoint had an error: {words}"), "server_error", delay)
+    if should == "true":
+        return _Verdict(fail(f"the model endpoint asked to retry: {words}"), "server_error", delay)
+    if status == 400 or kind == "invalid_request_error":
+        return _Verdict(fail(f"the model endpoint rejected the request as invalid: {words}"))
+    return _Verdict(fail(f"the model endpoint refused the request (HTTP {status}): {words}"))
+
+
+RETRY_WORDS: dict[str, str] = {
+    "overloaded": "overloaded",
+    "rate_limited": "rate limited",
+    "server_error": "server error",
+    "timeout": "timed out",
+    "connection": "connection failed",
+    "stream_broken": "stream broke",
+    "max_tokens": "output limit reached",
+}
+"""The short reason a pane shows in "retrying in N s (overloaded)"."""
 
 
 def _platform_failure(exc: PlatformError) -> _Failure:
@@ -165,6 +343,92 @@ def system_text(session: PersonaSession) -> str:
     )
 
 
+def system_blocks(session: PersonaSession, cache: bool = True) -> list[dict[str, Any]]:
+    """The system prompt as two blocks: the static, cached prompt, then the turn's lines.
+
+    The date and identity lines change between people and days, so they come
+    after the cache breakpoint: the static prompt (and the tools before it)
+    stay one cached prefix for everyone.
+
+    Args:
+        session: The logged-in persona.
+        cache: Put a ``cache_control`` breakpoint on the static block.
+
+    Returns:
+        The ``system`` parameter.
+    """
+    static: dict[str, Any] = {"type": "text", "text": session.system_prompt}
+    if cache:
+        static["cache_control"] = CACHE
+    identity = identity_line(session.username, session.display_name)
+    dynamic = f"{today_line(session.client)}\n{identity}"
+    return [static, {"type": "text", "text": dynamic}]
+
+
+def tool_definitions(session: PersonaSession, cache: bool = True) -> list[dict[str, Any]]:
+    """The tool definitions, the last one carrying the tools' cache breakpoint."""
+    tools = [t.to_anthropic() for t in session.tools.values()]
+    if cache and tools:
+        tools[-1] = {**tools[-1], "cache_control": CACHE}
+    return tools
+
+
+def _with_moving_breakpoint(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The messages with a cache breakpoint on the last block of the last user message.
+
+    The stored conversation is not changed: the breakpoint moves with each call.
+    """
+    if not messages or messages[-1]["role"] != "user":
+        return messages
+    last = messages[-1]
+    content = last["content"]
+    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
+    if not blocks or blocks[-1].get("type") not in ("text", "tool_result", "image", "document"):
+        return messages
+    blocks[-1] = {**blocks[-1], "cache_control": CACHE}
+    return [*messages[:-1], {"role": "user", "content": blocks}]
+
+
+def clean_content(blocks: list[Any]) -> list[dict[str, Any]]:
+    """An assistant message's content as it goes back to the model.
+
+    Thinking and redacted thinking blocks are kept exactly as received (their
+    signatures bind them); text blocks with no visible text are dropped (the API
+    rejects empty text blocks).
+
+    Args:
+        blocks: The SDK's content blocks of a message.
+
+    Returns:
+        Plain dicts.
+    """
+    out: list[dict[str, Any]] = []
+    for block in blocks:
+        data = block.model_dump(mode="json", exclude_none=True)
+        data.pop("parsed_output", None)
+        if data.get("type") == "text" and not str(data.get("text") or "").strip():
+            continue
+        out.append(data)
+    return out
+
+
+def _usage_of(message: Any, model: str) -> Usage:
+    raw = getattr(message, "usage", None)
+
+    def number(name: str) -> int:
+        value = getattr(raw, name, None) if raw is not None else None
+        return int(value) if isinstance(value, int) else 0
+
+    usage = Usage(
+        input_tokens=number("input_tokens"),
+        output_tokens=number("output_tokens"),
+        cache_read_input_tokens=number("cache_read_input_tokens"),
+        cache_creation_input_tokens=number("cache_creation_input_tokens"),
+        model_calls=1,
+    )
+    return replace(usage, cost_usd=estimate_cost(model, usage))
+
+
 def run_turn(
     session: PersonaSession,
     question: str,
@@ -186,113 +450,340 @@ def run_turn(
         The turn's events; the last is AnswerFinished, TurnFailed or TurnCancelled.
     """
     turn_id = uuid.uuid4().hex
-    yield TurnStarted(turn_id, session.username, question, session.endpoints.model_label)
+    yield TurnStarted(turn_id, session.username, question, session.model_label)
     unregister = [
         cancel.on_cancel(session.model_http.abort),
         cancel.on_cancel(session.client.abort),
     ]
     try:
-        yield from _loop(session, turn_id, question, approver, cancel, history)
+        yield from _Turn(session, turn_id, approver, cancel).run(question, history)
     finally:
         for remove in unregister:
             remove()
 
 
-def _loop(
-    session: PersonaSession,
-    turn_id: str,
-    question: str,
-    approver: Approver,
-    cancel: CancelToken,
-    history: list[tuple[str, str]] | None,
-) -> Iterator[AgentEvent]:
-    limits = session.limits
-    deadline = time.monotonic() + limits.turn_deadline_s
-    runtime = ToolRuntime(session.tools, session.username, session.audit, turn_id)
-    tool_defs = [t.to_anthropic() for t in session.tools.values()]
-    system = system_text(session)
-    messages = [*_history_messages(history), {"role": "user", "content": question}]
-    try:
-        for _ in range(limits.max_iterations):
-            if cancel.cancelled:
-                yield TurnCancelled()
-                return
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise _Failure("timeout", f"the turn took longer than {limits.turn_deadline_s:g} s")
-            timeout = min(limits.model_timeout_s, remaining)
-            message = None
-            text = ""
-            try:
-                with session.model.messages.stream(
-                    model=session.endpoints.model,
-                    max_tokens=limits.max_tokens,
-                    system=system,
-                    tools=tool_defs,  # type: ignore[arg-type]
-                    messages=messages,  # type: ignore[arg-type]
-                    timeout=timeout,
-                ) as stream:
-                    for event in stream:
-                        if cancel.cancelled:
-                            break
-                        if event.type == "text" and event.text:
-                            text += event.text
-                            yield AnswerDelta(event.text)
-                    if not cancel.cancelled:
-                        message = stream.get_final_message()
-            except Exception as exc:  # the SDK's and the transport's errors alike
-                if cancel.cancelled:
-                    yield TurnCancelled()
-                    return
-                if isinstance(exc, anthropic.AnthropicError):
-                    raise _model_failure(exc) from exc
-                raise _Failure("network", f"model stream broke: {exc}") from exc
-            if cancel.cancelled or message is None:
-                yield TurnCancelled()
-                return
-            blocks = [b.model_dump(exclude_none=True) for b in message.content]
-            uses = [b for b in message.content if b.type == "tool_use"]
-            full_text = "".join(b.text for b in message.content if b.type == "text") or text
-            if not uses:
-                yield AnswerFinished(full_text, parse_citations(full_text))
-                return
-            if full_text.strip():
-                yield Narration(full_text)
-            messages.append({"role": "assistant", "content": blocks})
-            results: list[dict[str, Any]] = []
-            for use in uses:
-                if cancel.cancelled:
-                    yield TurnCancelled()
-                    return
-                request = ToolRequest(use.id, use.name, dict(use.input or {}))
-                finished: ToolCallFinished | None = None
-                try:
-                    for step in runtime.run(request, approver):
-                        if cancel.cancelled:
-                            yield TurnCancelled()
-                            return
-                        if isinstance(step, ToolCallFinished):
-                            finished = step
-                        yield step
-                except PlatformError as exc:
-                    if cancel.cancelled:
-                        yield TurnCancelled()
-                        return
-                    raise _platform_failure(exc) from exc
-                assert finished is not None
-                results.append(
-                    {
-                        "type": "tool_result",
-                        "tool_use_id": use.id,
-                        "content": finished.result,
-                        "is_error": finished.status == "error"
-                        or (finished.status == "denied" and finished.error is not None),
-                    }
+class _Cancelled(Exception):
+    """The person pressed Stop: the turn ends with TurnCancelled."""
+
+
+class _Turn:
+    """The state of one running turn."""
+
+    def __init__(
+        self, session: PersonaSession, turn_id: str, approver: Approver, cancel: CancelToken
+    ) -> None:
+        self.session = session
+        self.limits = session.limits
+        self.approver = approver
+        self.cancel = cancel
+        self.deadline = time.monotonic() + self.limits.turn_deadline_s
+        self.runtime = ToolRuntime(session.tools, session.username, session.audit, turn_id)
+        self.usage = Usage()
+        self.calls = 0
+        self.max_tokens = session.max_tokens
+        self.attempts = 1 if session.endpoints.offline_model else max(1, self.limits.max_attempts)
+        cache = self.limits.prompt_cache and session.capabilities.prompt_cache
+        self.cache = cache
+        self.system = system_blocks(session, cache)
+        self.tools = tool_definitions(session, cache)
+        self.threads = session.threads
+
+    # the loop -------------------------------------------------------------------------
+    def run(self, question: str, history: list[tuple[str, str]] | None) -> Iterator[AgentEvent]:
+        messages: list[dict[str, Any]] = [
+            *_history_messages(history),
+            {"role": "user", "content": question},
+        ]
+        nudged = False
+        try:
+            for _ in range(self.limits.max_iterations):
+                self._check()
+                message, request_id = yield from self._call(messages)
+                stop = message.stop_reason
+                content = clean_content(message.content)
+                text = "".join(b.get("text", "") for b in content if b.get("type") == "text")
+                uses = [b for b in message.content if b.type == "tool_use"]
+                if stop == "refusal":
+                    raise _Failure("refused", self._refusal_words(message), request_id=request_id)
+                if stop == "pause_turn":
+                    if text.strip():
+                        yield Narration(text)
+                    if content:
+                        messages.append({"role": "assistant", "content": content})
+                    self.threads.reset()
+                    continue
+                if stop in CUT_OFF_REASONS and (uses or not text.strip()):
+                    yield from self._grow_or_fail(stop, uses, request_id)
+                    continue
+                if uses:
+                    if text.strip():
+                        yield Narration(text)
+                    messages.append({"role": "assistant", "content": content})
+                    self.threads.replied(message, messages)
+                    results = yield from self._run_tools(uses)
+                    messages.append({"role": "user", "content": results})
+                    continue
+                if not text.strip():
+                    if nudged:
+                        raise _Failure(
+                            "model",
+                            "the model gave an empty answer twice (stop reason "
+                            f"{stop}); ask again, perhaps in other words",
+                            request_id=request_id,
+                        )
+                    nudged = True
+                    messages = self._nudge(messages)
+                    self.threads.reset()
+                    continue
+                yield AnswerFinished(
+                    text,
+                    parse_citations(text),
+                    cut_off=stop in CUT_OFF_REASONS,
+                    stop_reason=stop,
+                    usage=self.usage,
                 )
-            messages.append({"role": "user", "content": results})
-        raise _Failure("model", f"no answer after {limits.max_iterations} model calls")
-    except _Failure as failure:
-        if cancel.cancelled:
+                return
+            raise _Failure("model", f"no answer after {self.limits.max_iterations} model calls")
+        except _Cancelled:
             yield TurnCancelled()
+        except _Failure as failure:
+            if self.cancel.cancelled:
+                yield TurnCancelled()
+                return
+            if failure.request_id:
+                _log.warning("model call failed (request id %s): %s", failure.request_id, failure)
+            yield TurnFailed(
+                failure.kind,
+                failure.message,
+                action=failure.action,
+                request_id=failure.request_id,
+                usage=self.usage if self.usage.model_calls else None,
+            )
+
+    def _check(self) -> None:
+        if self.cancel.cancelled:
+            raise _Cancelled
+        if time.monotonic() >= self.deadline:
+            raise _Failure(
+                "timeout", f"the turn took longer than {self.limits.turn_deadline_s:g} s"
+            )
+
+    @staticmethod
+    def _refusal_words(message: Any) -> str:
+        details = getattr(message, "stop_details", None)
+        explanation = ""
+        if details is not None:
+            for name in ("explanation", "message", "reason", "category"):
+                value = getattr(details, name, None)
+                if value is None and isinstance(details, dict):
+                    value = details.get(name)
+                if value:
+                    explanation = str(value)
+                    break
+        text = "".join(getattr(b, "text", "") for b in message.content if b.type == "text")
+        said = explanation or text.strip()
+        return "the model declined to answer" + (f": {said}" if said else "")
+
+    def _grow_or_fail(
+        self, stop: str | None, uses: list[Any], request_id: str | None
+    ) -> Generator[AgentEvent, None, None]:
+        """A tool call (or the whole answer) was cut off: never run it; try a larger limit."""
+        what = f"a call to {uses[-1].name}" if uses else "its answer (all output went to thinking)"
+        ceiling = max(self.limits.max_tokens_ceiling, self.max_tokens)
+        if stop == "max_tokens" and self.max_tokens < ceiling:
+            self.max_tokens = min(ceiling, self.max_tokens * 2)
+            yield ModelRetry(
+                attempt=2,
+                max_attempts=2,
+                delay_s=0.0,
+                reason="max_tokens",
+                message=f"the output limit cut off {what}; nothing was run; sending the call "
+                f"again with max_tokens {self.max_tokens}",
+                discard=True,
+                request_id=request_id,
+            )
             return
-        yield TurnFailed(failure.kind, failure.message)
+        limit = f"{self.max_tokens} tokens" if stop == "max_tokens" else "the context window"
+        raise _Failure(
+            "model",
+            f"the model's output was cut off at {limit} while writing {what}; nothing was run",
+            request_id=request_id,
+        )
+
+    @staticmethod
+    def _nudge(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        last = messages[-1]
+        if last["role"] == "user":
+            content = last["content"]
+            blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+            return [*messages[:-1], {"role": "user", "content": [*blocks, _nudge_block()]}]
+        return [*messages, {"role": "user", "content": [_nudge_block()]}]
+
+    # one model call, with retries ---------------------------------------------------------
+    def _params(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        session = self.session
+        params: dict[str, Any] = {
+            "model": session.model_name,
+            "max_tokens": self.max_tokens,
+            "system": self.system,
+            "tools": self.tools,
+            "messages": _with_moving_breakpoint(messages) if self.cache else messages,
+        }
+        caps = session.capabilities
+        if caps.thinking:
+            params["thinking"] = {"type": "adaptive", "display": "summarized"}
+        if caps.effort is not None:
+            params["output_config"] = {"effort": caps.effort}
+        return self.threads.shape(params, messages)
+
+    def _call(
+        self, messages: list[dict[str, Any]]
+    ) -> Generator[AgentEvent, None, tuple[Any, str | None]]:
+        attempt = 1
+        while True:
+            self._check()
+            params = self._params(messages)
+            streamed = False
+            request_id: str | None = None
+            remaining = self.deadline - time.monotonic()
+            timeout = max(0.05, min(self.limits.model_timeout_s, remaining))
+            try:
+                message = None
+                with self.threads.stream(self.session, params, timeout) as stream:
+                    request_id = getattr(stream, "request_id", None)
+                    saw_stop = False
+                    for event in stream:
+                        if self.cancel.cancelled:
+                            break
+                        kind = event.type
+                        if kind == "text" and event.text:
+                            streamed = True
+                            yield AnswerDelta(event.text)
+                        elif kind == "thinking" and event.thinking:
+                            streamed = True
+                            yield ThinkingDelta(event.thinking)
+                        elif kind == "content_block_stop":
+                            block = event.content_block
+                            if block.type == "thinking":
+                                streamed = True
+                                yield Thinking(block.thinking or "")
+                            elif block.type == "redacted_thinking":
+                                yield Thinking("", redacted=True)
+                        elif kind == "message_stop":
+                            saw_stop = True
+                    if self.cancel.cancelled:
+                        raise _Cancelled
+                    if not saw_stop:
+                        raise _StreamEnded("the stream ended before message_stop")
+                    message = stream.get_final_message()
+            except _Cancelled:
+                raise
+            except Exception as exc:  # the SDK's and the transport's errors alike
+                if self.cancel.cancelled:
+                    raise _Cancelled from exc
+                if self.threads.recover(exc):
+                    continue
+                if self.session.capabilities.degrade(exc):
+                    self.cache = self.cache and self.session.capabilities.prompt_cache
+                    self.system = system_blocks(self.session, self.cache)
+                    self.tools = tool_definitions(self.session, self.cache)
+                    continue
+                verdict = _judge(exc, self.session.model_name)
+                failure = verdict.failure
+                failure.request_id = failure.request_id or request_id
+                if verdict.retry is None or attempt >= self.attempts:
+                    if verdict.retry is not None and attempt > 1:
+                        failure.message += f" (gave up after {attempt} attempts)"
+                    raise failure from exc
+                delay = self._delay(verdict, attempt)
+                if delay > self.limits.retry_after_max_s:
+                    failure.message += f"; the endpoint asks to wait {delay:.0f} s — try again then"
+                    raise failure from exc
+                if time.monotonic() + delay >= self.deadline:
+                    raise _Failure(
+                        "timeout",
+                        f"{failure.message}; no time left in this turn to try again",
+                        request_id=failure.request_id,
+                    ) from exc
+                attempt += 1
+                if failure.request_id:
+                    _log.warning(
+                        "model call failed (request id %s), retrying in %.1f s: %s",
+                        failure.request_id, delay, failure.message,
+                    )  # fmt: skip
+                yield ModelRetry(
+                    attempt=attempt,
+                    max_attempts=self.attempts,
+                    delay_s=round(delay, 3),
+                    reason=verdict.retry,
+                    message=failure.message,
+                    discard=streamed,
+                    request_id=failure.request_id,
+                )
+                if delay > 0 and self.cancel.wait(delay):
+                    raise _Cancelled from exc
+                continue
+            assert message is not None
+            self.calls += 1
+            call_usage = _usage_of(message, str(message.model or params["model"]))
+            self.usage = self.usage.plus(call_usage)
+            request_id = request_id or getattr(message, "_request_id", None)
+            yield ModelCallFinished(
+                call_index=self.calls,
+                model=str(message.model or params["model"]),
+                stop_reason=message.stop_reason,
+                usage=call_usage,
+                request_id=request_id,
+                request_bytes=_request_bytes(params),
+            )
+            return message, request_id
+
+    def _delay(self, verdict: _Verdict, attempt: int) -> float:
+        if verdict.delay_s is not None:
+            return verdict.delay_s
+        backoff = min(self.limits.retry_base_s * 2.0 ** (attempt - 1), self.limits.retry_max_s)
+        return backoff * (1 - 0.25 * random.random())  # jitter, as the SDK does
+
+    # tools ------------------------------------------------------------------------------
+    def _run_tools(self, uses: list[Any]) -> Generator[AgentEvent, None, list[dict[str, Any]]]:
+        results: list[dict[str, Any]] = []
+        for use in uses:
+            if self.cancel.cancelled:
+                raise _Cancelled
+            request = ToolRequest(use.id, use.name, dict(use.input or {}))
+            finished: ToolCallFinished | None = None
+            try:
+                for step in self.runtime.run(request, self.approver):
+                    if self.cancel.cancelled:
+                        raise _Cancelled
+                    if isinstance(step, ToolCallFinished):
+                        finished = step
+                    yield step
+            except PlatformError as exc:
+                if self.cancel.cancelled:
+                    raise _Cancelled from exc
+                raise _platform_failure(exc) from exc
+            assert finished is not None
+            results.append(
+                {
+                    "type": "tool_result",
+                    "tool_use_id": use.id,
+                    "content": finished.result,
+                    "is_error": finished.status == "error"
+                    or (finished.status == "denied" and finished.error is not None),
+                }
+            )
+        return results
+
+
+class _StreamEnded(Exception):
+    """The response body ended without ``message_stop`` (a dropped connection)."""
+
+
+def _nudge_block() -> dict[str, Any]:
+    return {"type": "text", "text": NUDGE}
+
+
+def _request_bytes(params: dict[str, Any]) -> int:
+    body = {k: v for k, v in params.items() if k not in ("extra_headers", "betas")}
+    return len(json.dumps(body, ensure_ascii=False, default=str).encode("utf-8"))
