@@ -1,4 +1,10 @@
-"""The platform's audit log (table ``audit_log``): every decision, ALLOW or DENY."""
+"""The platform's audit log (table ``audit_log``): every decision and its outcome.
+
+``decision`` is ``ALLOW`` only for a request that was granted *and* ran; a
+request refused by policy or by the SQL rules is ``DENY``, one granted but then
+failed (SQLite error, deadline, result too large) is ``ERROR``; both carry the
+reason (column ``reason``, added to older databases on open).
+"""
 
 from __future__ import annotations
 
@@ -16,6 +22,15 @@ def utc_now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
+def _text(value: str) -> str:
+    """``value`` with any lone surrogate replaced, so SQLite can store it."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "replace").decode("utf-8")
+    return value
+
+
 class Writer:
     """The one writable connection: audit rows and action ledgers, serialised."""
 
@@ -31,9 +46,18 @@ class Writer:
         # rows on power loss is acceptable, a corrupt database is not (journal kept).
         self.conn.execute("PRAGMA synchronous = OFF")
         self.lock = threading.Lock()
+        columns = {r[1] for r in self.conn.execute("PRAGMA table_info(audit_log)")}
+        if columns and "reason" not in columns:
+            self.conn.execute("ALTER TABLE audit_log ADD COLUMN reason TEXT")
 
     def audit(
-        self, user_id: str, action: str, resource: str, decision: str, query: str | None
+        self,
+        user_id: str,
+        action: str,
+        resource: str,
+        decision: str,
+        query: str | None,
+        reason: str | None = None,
     ) -> None:
         """Append one audit row.
 
@@ -41,19 +65,30 @@ class Writer:
             user_id: Who asked.
             action: e.g. ``data:Select``.
             resource: What was asked for.
-            decision: ``ALLOW`` or ``DENY``.
+            decision: ``ALLOW`` (granted and ran), ``DENY`` or ``ERROR``.
             query: The statement or arguments, for the record.
+            reason: Why it was denied or failed (None for ALLOW).
         """
         with self.lock:
             self.conn.execute(
-                "INSERT INTO audit_log(ts, user_id, action, resource, decision, query) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (utc_now(), user_id, action, resource, decision, (query or "")[:4000]),
+                "INSERT INTO audit_log(ts, user_id, action, resource, decision, query, reason) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    utc_now(),
+                    _text(user_id)[:200],
+                    action,
+                    _text(resource)[:400],
+                    decision,
+                    _text(query or "")[:4000],
+                    None if reason is None else _text(reason)[:1000],
+                ),
             )
 
     def read(self, user: str | None, action: str | None, limit: int) -> list[dict[str, Any]]:
         """Return audit rows, newest first, filtered by user and action."""
-        sql = "SELECT user_id, action, resource, decision, query, ts FROM audit_log WHERE 1=1"
+        sql = (
+            "SELECT user_id, action, resource, decision, query, ts, reason FROM audit_log WHERE 1=1"
+        )
         params: list[Any] = []
         if user:
             sql += " AND user_id = ?"
@@ -73,6 +108,7 @@ class Writer:
                 "decision": r[3],
                 "query": r[4],
                 "timestamp": r[5],
+                "reason": r[6],
             }
             for r in rows
         ]

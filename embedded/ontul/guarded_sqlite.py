@@ -13,6 +13,24 @@ grant: the pool remembers the grant each statement text was prepared under and,
 when the same text arrives with another grant, re-installs the authorizer,
 which expires every prepared statement and forces a fresh, re-authorised
 prepare.
+
+Every statement is bounded:
+
+- time: a deadline checked by SQLite's progress handler between VM steps, and
+  a watchdog thread that calls ``Connection.interrupt()`` on a statement still
+  running past it (an interrupt also stops work inside long opcodes);
+- single function calls: pooled connections cap every string or blob at
+  :data:`CALLER_VALUE_BYTES`, so the quadratic built-ins (``instr``,
+  ``replace``) finish in milliseconds (4 MiB operands took 20-78 s in one
+  call, where no progress handler runs), ``printf``/``group_concat``/
+  ``replace``/``substr`` cannot build more, and LIKE/GLOB patterns are capped
+  at :data:`MAX_LIKE_PATTERN`; ``trim``'s character set is limited by
+  ``sql_validation``;
+- memory and response size: rows are fetched in batches and their JSON size
+  counted; past ``max_bytes`` the statement stops with a clear error, and a
+  ``MemoryError`` becomes one too (it never escapes to the HTTP layer). SQLite's
+  own memory is bounded by the page cache (:data:`CACHE_KIB`; sorts and
+  materialized CTEs spill to temporary files) and the value cap.
 """
 
 from __future__ import annotations
@@ -29,9 +47,18 @@ from embedded.ontul.errors import QueryRefused
 from embedded.ontul.sql_rewrite import ALLOWED_FUNCTIONS
 
 QUERY_DEADLINE_S = 5.0
-"""A statement running longer than this is interrupted."""
+"""A statement running longer than this is interrupted (default; servers may set less)."""
 MAX_VALUE_BYTES = 4 * 1024 * 1024
-"""Largest string or blob a statement may build (``printf('%.*c', 1e9, 'x')``)."""
+"""Largest string or blob the platform's own read-only connections handle."""
+CALLER_VALUE_BYTES = 64 * 1024
+"""Largest string or blob a statement on a pooled (guarded) connection may build.
+
+Bounds one function call: ``instr``/``replace`` worst cases take ~30 ms at
+this size (0.3 s at 256 KiB, 20+ s at 4 MiB on the same machine)."""
+MAX_LIKE_PATTERN = 1000
+"""Longest LIKE/GLOB pattern (SQLite's default is 50,000)."""
+MAX_RESULT_BYTES = 8 * 1024 * 1024
+"""Default cap on the JSON size of a result's rows (``run_guarded(max_bytes=...)``)."""
 MAX_EXPR_DEPTH = 400
 """SQLite's expression-depth limit for caller statements (default 1000)."""
 POOL_IDLE_MAX = 8
@@ -49,15 +76,18 @@ CACHE_KIB = 256
 tables grow, in every pooled connection; reads here touch few pages."""
 
 
-def open_read_only(db_path: Path | str) -> sqlite3.Connection:
-    """Open ``db_path`` read-only (``mode=ro`` URI)."""
+def open_read_only(
+    db_path: Path | str, max_value_bytes: int = MAX_VALUE_BYTES
+) -> sqlite3.Connection:
+    """Open ``db_path`` read-only (``mode=ro`` URI), values capped at ``max_value_bytes``."""
     uri = f"file:{quote(str(Path(db_path).resolve()))}?mode=ro"
     conn = sqlite3.connect(
         uri, uri=True, check_same_thread=False, cached_statements=_STATEMENT_CACHE
     )
     conn.execute("PRAGMA busy_timeout = 5000")
     conn.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
-    conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+    conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, max_value_bytes)
+    conn.setlimit(sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH, MAX_LIKE_PATTERN)
     conn.setlimit(sqlite3.SQLITE_LIMIT_EXPR_DEPTH, MAX_EXPR_DEPTH)
     conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
     return conn
@@ -113,15 +143,21 @@ class _Guarded:
         self.conn.set_authorizer(self.authorizer)
         self.prepared_under.clear()
 
-    def grant(self, sql: str, tables: frozenset[str], denied: frozenset[tuple[str, str]]) -> None:
-        """Make ``tables`` minus ``denied`` the grant for running ``sql``."""
+    def grant(
+        self,
+        sql: str,
+        tables: frozenset[str],
+        denied: frozenset[tuple[str, str]],
+        deadline_s: float = QUERY_DEADLINE_S,
+    ) -> None:
+        """Make ``tables`` minus ``denied`` the grant for running ``sql`` within ``deadline_s``."""
         grant = (tables, denied)
         before = self.prepared_under.get(sql)
         if (before is not None and before != grant) or len(self.prepared_under) >= _STATEMENT_CACHE:
             self.install()
         self.prepared_under[sql] = grant
         self.tables, self.denied = tables, denied
-        self.deadline = time.monotonic() + QUERY_DEADLINE_S
+        self.deadline = time.monotonic() + deadline_s
 
     def revoke(self) -> None:
         """Leave the connection able to read nothing until the next grant."""
@@ -140,7 +176,7 @@ class _Pool:
         with self._lock:
             if self._idle:
                 return self._idle.pop()
-        guarded = _Guarded(open_read_only(self.db_path))
+        guarded = _Guarded(open_read_only(self.db_path, CALLER_VALUE_BYTES))
         guarded.install()
         guarded.conn.set_progress_handler(lambda: int(time.monotonic() > guarded.deadline), 10_000)
         return guarded
@@ -158,6 +194,59 @@ class _Pool:
             idle, self._idle = self._idle, []
         for guarded in idle:
             guarded.conn.close()
+
+
+class _Watchdog:
+    """One daemon thread that interrupts statements running past their deadline.
+
+    The progress handler already stops a statement between VM steps; the
+    watchdog also reaches one stuck in a long step (a big sort, a slow
+    function) and is the backstop should a progress handler be missing.
+    ``interrupt()`` on a connection with no running statement is a no-op, and
+    a statement is unregistered (under the lock) before its connection is
+    reused, so an interrupt never hits the next request.
+    """
+
+    def __init__(self) -> None:
+        self._running: dict[int, tuple[float, sqlite3.Connection]] = {}
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self.interrupts = 0
+
+    def watch(self, conn: sqlite3.Connection, deadline: float) -> int:
+        """Register a statement about to run on ``conn``; returns its ticket."""
+        with self._cond:
+            ticket = id(conn) ^ int(deadline * 1e6)
+            while ticket in self._running:
+                ticket += 1
+            self._running[ticket] = (deadline, conn)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._loop, name="ontul-sql-watchdog", daemon=True
+                )
+                self._thread.start()
+            self._cond.notify()
+            return ticket
+
+    def done(self, ticket: int) -> None:
+        """Forget a finished statement."""
+        with self._cond:
+            self._running.pop(ticket, None)
+
+    def _loop(self) -> None:
+        with self._cond:
+            while True:
+                now = time.monotonic()
+                for ticket, (deadline, conn) in list(self._running.items()):
+                    if deadline <= now:
+                        del self._running[ticket]
+                        conn.interrupt()
+                        self.interrupts += 1
+                nearest = min((d for d, _ in self._running.values()), default=None)
+                self._cond.wait(timeout=None if nearest is None else max(nearest - now, 0.01))
+
+
+_watchdog = _Watchdog()
 
 
 _pools: dict[Path, _Pool] = {}
@@ -190,6 +279,15 @@ def close_pool(db_path: Path | str) -> None:
         pool.close()
 
 
+def _json_size(value: object) -> int:
+    """Upper estimate of ``value``'s size in a JSON response."""
+    if isinstance(value, str):
+        return len(value.encode("utf-8", "surrogatepass")) * 2 + 3
+    if isinstance(value, bytes):
+        return len(value) * 4 + 3
+    return 24
+
+
 def run_guarded(
     db_path: Path | str,
     sql: str,
@@ -198,6 +296,8 @@ def run_guarded(
     tables: frozenset[str],
     denied_reads: frozenset[tuple[str, str]] = frozenset(),
     max_rows: int | None = None,
+    deadline_s: float = QUERY_DEADLINE_S,
+    max_bytes: int = MAX_RESULT_BYTES,
 ) -> tuple[list[dict[str, str]], list[list[Any]]]:
     """Execute ``sql`` on a pooled read-only connection under the authorizer.
 
@@ -208,34 +308,60 @@ def run_guarded(
         tables: Physical tables the statement may read.
         denied_reads: (table, column) pairs it must not read.
         max_rows: Stop after this many rows.
+        deadline_s: Interrupt the statement after this many seconds.
+        max_bytes: Refuse a result whose rows take more JSON than this.
 
     Returns:
         Columns as ``{name, type}`` and rows as lists.
 
     Raises:
-        QueryRefused: SQLite refused or failed the statement.
+        QueryRefused: SQLite refused or failed the statement, it ran past its
+            deadline, or its result or memory use is too large.
     """
     pool = _pool(db_path)
     guarded = pool.acquire()
     broken = False
+    ticket: int | None = None
     try:
-        guarded.grant(sql, tables, denied_reads)
+        guarded.grant(sql, tables, denied_reads, deadline_s)
+        ticket = _watchdog.watch(guarded.conn, guarded.deadline)
         cur = guarded.conn.execute(sql, params)
         try:
-            fetched = cur.fetchall() if max_rows is None else cur.fetchmany(max_rows)
+            rows: list[list[Any]] = []
+            size = 0
+            limit = max_rows if max_rows is not None else -1
+            while limit < 0 or len(rows) < limit:
+                batch = cur.fetchmany(256 if limit < 0 else min(256, limit - len(rows)))
+                if not batch:
+                    break
+                for r in batch:
+                    size += sum(_json_size(v) for v in r) + 2
+                    rows.append(list(r))
+                if size > max_bytes:
+                    raise QueryRefused(
+                        f"result is larger than {max_bytes // (1024 * 1024)} MiB; "
+                        "add a LIMIT or select fewer or shorter columns"
+                    )
             names = [d[0] for d in cur.description or ()]
         finally:
             cur.close()  # a half-read statement would pin a read snapshot
-        rows = [list(r) for r in fetched]
     except sqlite3.Error as exc:
         message = str(exc)
         if "interrupted" in message:
-            message = f"statement exceeded {QUERY_DEADLINE_S:.0f} s and was interrupted"
+            message = f"statement exceeded {deadline_s:g} s and was interrupted"
+        elif "out of memory" in message:
+            message = "statement needs more memory than a request may use"
         raise QueryRefused(message) from None
+    except MemoryError:
+        raise QueryRefused("statement needs more memory than a request may use") from None
+    except QueryRefused:
+        raise
     except BaseException:
         broken = True
         raise
     finally:
+        if ticket is not None:
+            _watchdog.done(ticket)
         if broken:
             guarded.conn.close()
         else:

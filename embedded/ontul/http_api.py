@@ -1,10 +1,17 @@
 """HTTP surface of the platform: endpoints, routing, JSON errors.
 
 Every failure is a JSON ``{"error": ...}`` with a 4xx status that says what is
-wrong; an unexpected exception is logged and answered with 500
-``{"error": "internal error"}`` (no traceback leaves the process). Request
-bodies (size, media type, JSON limits, pydantic models) are read by
-``embedded.ontul.request_bodies``.
+wrong, including the ones the stdlib server raises itself (bad request line,
+header too long, unknown method -> 405 with ``Allow``); an unexpected exception
+is logged and answered with 500 ``{"error": "internal error"}`` (no traceback
+leaves the process). Request bodies (size, media type, JSON limits, pydantic
+models) are read by ``embedded.ontul.request_bodies``.
+
+Bounds: a connection idle between requests is closed after
+:attr:`Handler.idle_timeout_s`, one whose request (line, headers, body) stalls
+after :attr:`Handler.request_timeout_s`; a response larger than
+:data:`MAX_RESPONSE_BYTES` is replaced by a 413 error, and a ``MemoryError``
+while serving becomes a 413 error instead of a dropped connection.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import logging
 import re
 import time
 import uuid
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -21,9 +29,9 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from pydantic import ValidationError
 
 from embedded.ontul import ontology, retrievers
-from embedded.ontul.auth import ACCESS, REFRESH
+from embedded.ontul.auth import ACCESS, REFRESH, LoginThrottle
 from embedded.ontul.errors import ApiError, PolicyDenied, QueryRefused
-from embedded.ontul.guarded_sqlite import run_guarded
+from embedded.ontul.guarded_sqlite import QUERY_DEADLINE_S, run_guarded
 from embedded.ontul.request_bodies import (
     MAX_BODY_BYTES,
     MAX_JSON_DEPTH,
@@ -67,22 +75,38 @@ log = logging.getLogger("embedded.ontul")
 
 MAX_SQL_ROWS = 10_000
 """A SQL result with more rows is refused (the caller should add a LIMIT)."""
+MAX_SQL_BYTES = 8 * 1024 * 1024
+"""A SQL result whose rows take more JSON than this is refused (status error)."""
+MAX_RESPONSE_BYTES = 16 * 1024 * 1024
+"""No response body is larger; a bigger one becomes a 413 error."""
 
 
 class Api:
     """Endpoint implementations, independent of the HTTP plumbing."""
 
-    def __init__(self, ctx: PlatformContext, users: UserStore, tokens: TokenService) -> None:
+    def __init__(
+        self,
+        ctx: PlatformContext,
+        users: UserStore,
+        tokens: TokenService,
+        *,
+        query_deadline_s: float = QUERY_DEADLINE_S,
+        throttle: LoginThrottle | None = None,
+    ) -> None:
         """Create the API.
 
         Args:
             ctx: Platform state.
             users: User store.
             tokens: Token service.
+            query_deadline_s: Deadline of one SQL statement.
+            throttle: Pause after repeated failed logins (default: on, 10 failures).
         """
         self.ctx = ctx
         self.users = users
         self.tokens = tokens
+        self.query_deadline_s = query_deadline_s
+        self.throttle = throttle or LoginThrottle()
 
     def authenticate(self, header: str | None) -> UserRecord:
         """Return the active user behind a ``Bearer`` header.
@@ -101,8 +125,21 @@ class Api:
         return user
 
     def login(self, body: LoginBody) -> dict[str, Any]:
-        """POST /admin/auth/login."""
-        user = self.users.check_password(body.username, body.password)
+        """POST /admin/auth/login.
+
+        Every failure answers the same 401 after the same work; repeated
+        failures for one username answer 429 for a while (``LoginThrottle``).
+        """
+        self.throttle.check(body.username)
+        try:
+            user = self.users.check_password(body.username, body.password)
+        except ApiError as exc:
+            self.throttle.failed(body.username)
+            self.ctx.writer.audit(
+                body.username, "auth:Login", "admin.auth", "DENY", None, exc.message
+            )
+            raise
+        self.throttle.succeeded(body.username)
         self.ctx.writer.audit(user.user_id, "auth:Login", "admin.auth", "ALLOW", None)
         return {
             "accessToken": self.tokens.issue(user.user_id, ACCESS),
@@ -113,28 +150,36 @@ class Api:
         }
 
     def refresh(self, body: RefreshBody) -> dict[str, Any]:
-        """POST /admin/auth/refresh."""
-        user_id = self.tokens.verify(body.refreshToken, REFRESH)
+        """POST /admin/auth/refresh: a new access token and the next refresh token.
+
+        The presented refresh token is spent; presenting it again revokes its
+        family (see ``TokenService.rotate``).
+        """
+        user_id, successor = self.tokens.rotate(body.refreshToken)
         user = self.users.get(user_id)
         if user is None or not user.active:
             raise ApiError(401, "account disabled")
-        return {"accessToken": self.tokens.issue(user_id, ACCESS)}
+        return {"accessToken": self.tokens.issue(user_id, ACCESS), "refreshToken": successor}
 
     def execute_sql(self, user: UserRecord, body: SqlBody) -> dict[str, Any]:
-        """POST /admin/query/execute."""
+        """POST /admin/query/execute.
+
+        Audited after the outcome is known: ALLOW for a statement that ran and
+        was answered, DENY (policy or SQL rules) or ERROR (SQLite failure,
+        deadline, result too large) with the reason otherwise.
+        """
         query_id = uuid.uuid4().hex
         started = time.perf_counter()
+        audit = self.ctx.writer.audit
         try:
             rewritten = self.ctx.rewriter.rewrite(body.sql, user)
         except PolicyDenied as exc:
-            self.ctx.writer.audit(user.user_id, exc.action, exc.resource, "DENY", body.sql)
+            audit(user.user_id, exc.action, exc.resource, "DENY", body.sql, str(exc))
             return {"queryId": query_id, "status": "error", "error": str(exc)}
         except QueryRefused as exc:
-            self.ctx.writer.audit(user.user_id, "data:Select", "sql", "DENY", body.sql)
+            audit(user.user_id, "data:Select", "sql", "DENY", body.sql, str(exc))
             return {"queryId": query_id, "status": "error", "error": str(exc)}
-        self.ctx.writer.audit(
-            user.user_id, "data:Select", ",".join(rewritten.relations), "ALLOW", body.sql
-        )
+        resource = ",".join(rewritten.relations)
         try:
             columns, rows = run_guarded(
                 self.ctx.db_path,
@@ -142,15 +187,17 @@ class Api:
                 tables=rewritten.tables,
                 denied_reads=rewritten.denied_reads,
                 max_rows=MAX_SQL_ROWS + 1,
+                deadline_s=self.query_deadline_s,
+                max_bytes=MAX_SQL_BYTES,
             )
         except QueryRefused as exc:
+            audit(user.user_id, "data:Select", resource, "ERROR", body.sql, str(exc))
             return {"queryId": query_id, "status": "error", "error": str(exc)}
         if len(rows) > MAX_SQL_ROWS:
-            return {
-                "queryId": query_id,
-                "status": "error",
-                "error": f"result has more than {MAX_SQL_ROWS} rows; add a LIMIT",
-            }
+            error = f"result has more than {MAX_SQL_ROWS} rows; add a LIMIT"
+            audit(user.user_id, "data:Select", resource, "ERROR", body.sql, error)
+            return {"queryId": query_id, "status": "error", "error": error}
+        audit(user.user_id, "data:Select", resource, "ALLOW", body.sql)
         return {
             "queryId": query_id,
             "status": "ok",
@@ -177,6 +224,10 @@ class Api:
         rows = self.ctx.writer.read(user_filter, action_filter, limit)
         return {"rows": rows, "rowCount": len(rows)}
 
+
+_TOO_LARGE = json.dumps(
+    {"error": f"the response would be larger than {MAX_RESPONSE_BYTES // (1024 * 1024)} MiB"}
+).encode()
 
 Route = tuple[str, re.Pattern[str], str]
 
@@ -235,23 +286,64 @@ class Handler(BaseHTTPRequestHandler):
         self._dispatch("HEAD")
 
     _head_only = False
+    idle_timeout_s: ClassVar[float] = 60.0
+    """A keep-alive connection with no new request for this long is closed."""
+    request_timeout_s: ClassVar[float] = 15.0
+    """A request whose headers or body stall this long is dropped (408 for a body)."""
+
+    def handle_one_request(self) -> None:
+        """Serve one request: idle timeout until it starts, request timeout after."""
+        self.connection.settimeout(self.idle_timeout_s)
+        super().handle_one_request()
+
+    def parse_request(self) -> bool:
+        """Parse the request line and headers under the request timeout."""
+        self.connection.settimeout(self.request_timeout_s)
+        return super().parse_request()
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """Errors the stdlib server raises itself, as JSON (an unknown method is 405)."""
+        self.close_connection = True
+        if code == 501:  # "Unsupported method": every other verb is simply not allowed
+            path = urlsplit(getattr(self, "path", "") or "/").path.rstrip("/") or "/"
+            self._send(405, {"error": f"{self.command} is not allowed on {path}"})
+            return
+        try:
+            phrase = HTTPStatus(code).phrase
+        except ValueError:
+            phrase = "error"
+        self._send(code, {"error": message or phrase})
 
     def _send(self, status: int, payload: object) -> None:
-        data = json.dumps(payload, ensure_ascii=False, default=str).encode("utf-8")
+        try:
+            data = json.dumps(payload, ensure_ascii=False, default=str).encode(
+                "utf-8", "backslashreplace"
+            )
+        except (MemoryError, RecursionError, ValueError):
+            status, data = 413, _TOO_LARGE
+        if len(data) > MAX_RESPONSE_BYTES:
+            status, data = 413, _TOO_LARGE
         self.send_response(status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")
         if status == 405:
             self.send_header("Allow", self._allowed_methods())
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         if not self._head_only:
             self.wfile.write(data)
         self._head_only = False
 
     def _allowed_methods(self) -> str:
-        path = urlsplit(self.path).path.rstrip("/") or "/"
+        try:
+            path = urlsplit(getattr(self, "path", "") or "/").path.rstrip("/") or "/"
+        except ValueError:
+            path = "/"
         verbs = {verb for verb, pattern, _ in ROUTES if pattern.fullmatch(path)}
+        if not verbs:
+            verbs = {verb for verb, _, _ in ROUTES}
         return ", ".join(sorted(verbs | ({"HEAD"} if "GET" in verbs else set())))
 
     def _dispatch(self, method: str) -> None:
@@ -265,6 +357,10 @@ class Handler(BaseHTTPRequestHandler):
             status, payload = 400, {"error": str(exc)}
         except ValidationError as exc:
             status, payload = 400, {"error": validation_message(exc)}
+        except MemoryError:
+            status, payload = 413, {"error": "the request needs more memory than allowed"}
+        except RecursionError:
+            status, payload = 400, {"error": "the request is nested too deeply"}
         except Exception:
             log.exception("internal error on %s %s", method, self.path)
             status, payload = 500, {"error": "internal error"}
@@ -303,32 +399,64 @@ class Handler(BaseHTTPRequestHandler):
         user = self._user()
         return 200, self.api.execute_sql(user, SqlBody.model_validate(body))
 
+    def _outcome_audited(
+        self, user: UserRecord, action: str, fqn: str, run: Callable[[], dict[str, Any]]
+    ) -> dict[str, Any]:
+        """Run a read; record a failure after the grant as ERROR/DENY with its reason.
+
+        (The grant itself is audited by ``PlatformContext.require``; a policy
+        denial is recorded there, so it is not recorded twice.)
+        """
+        try:
+            return run()
+        except QueryRefused as exc:
+            self.api.ctx.writer.audit(user.user_id, action, fqn, "ERROR", None, str(exc))
+            raise
+        except ApiError as exc:
+            self.api.ctx.writer.audit(user.user_id, action, fqn, "DENY", None, exc.message)
+            raise
+
     def _h_retriever(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
         body = RetrieverBody.model_validate(read_json_body(self))
         user = self._user()
         if body.maxRows is not None and body.maxRows < 1:
             raise ApiError(400, "maxRows must be positive")
-        return 200, retrievers.invoke_retriever(self.api.ctx, user, fqn, body.args, body.maxRows)
+        return 200, self._outcome_audited(
+            user,
+            "data:SelectTable",
+            fqn,
+            lambda: retrievers.invoke_retriever(self.api.ctx, user, fqn, body.args, body.maxRows),
+        )
 
     def _h_objects(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
         body = ObjectQueryBody.model_validate(read_json_body(self))
         user = self._user()
-        return 200, ontology.query_objects(
-            self.api.ctx,
+        return 200, self._outcome_audited(
             user,
+            "data:SelectTable",
             fqn,
-            body.filters or {},
-            body.select,
-            body.orderBy,
-            body.desc,
-            body.limit,
+            lambda: ontology.query_objects(
+                self.api.ctx,
+                user,
+                fqn,
+                body.filters or {},
+                body.select,
+                body.orderBy,
+                body.desc,
+                body.limit,
+            ),
         )
 
     def _h_link(self, fqn: str, query: dict[str, list[str]]) -> tuple[int, object]:
         body = TraverseBody.model_validate(read_json_body(self))
         user = self._user()
-        result = ontology.traverse_link(
-            self.api.ctx, user, fqn, body.sourceKey, body.select, body.limit, body.maxDepth
+        result = self._outcome_audited(
+            user,
+            "data:SelectTable",
+            fqn,
+            lambda: ontology.traverse_link(
+                self.api.ctx, user, fqn, body.sourceKey, body.select, body.limit, body.maxDepth
+            ),
         )
         # Echo the platform's date, so a client can reason about "in force today"
         # with the platform's clock (ONTUL_TODAY), not its own.

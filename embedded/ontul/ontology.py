@@ -240,16 +240,30 @@ def invoke_action(
         ctx.writer.audit(user.user_id, "ontology:InvokeAction", fqn, "DENY", query)
         raise ApiError(404, f"regulation {doc_no} version {version} not found")
     key = idempotency_key or f"auto-{uuid.uuid4().hex}"
+    # Idempotency keys are scoped per requester (security, issue 10 item 2): another
+    # user's key never matches, so a reused key cannot tell the caller what someone
+    # else requested. A key already stored by another user is stored as
+    # "<key>\x1f<user>" (client keys cannot hold control characters).
+    scoped = f"{key}\x1f{user.user_id}"
     w = ctx.writer
     with w.lock:
         w.conn.execute("BEGIN IMMEDIATE")
         try:
             prior = w.conn.execute(
                 "SELECT request_id, doc_no, version FROM revision_requests "
-                "WHERE idempotency_key = ? OR (doc_no = ? AND version = ?) "
-                "ORDER BY idempotency_key = ? DESC, request_id LIMIT 1",
-                (key, doc_no, version, key),
+                "WHERE (requested_by = ? AND idempotency_key IN (?, ?)) "
+                "OR (doc_no = ? AND version = ?) "
+                "ORDER BY (requested_by = ? AND idempotency_key IN (?, ?)) DESC, request_id "
+                "LIMIT 1",
+                (user.user_id, key, scoped, doc_no, version, user.user_id, key, scoped),
             ).fetchone()
+            if (
+                prior is None
+                and w.conn.execute(
+                    "SELECT 1 FROM revision_requests WHERE idempotency_key = ?", (key,)
+                ).fetchone()
+            ):
+                key = scoped
             if prior is not None and (prior[1], prior[2]) != (doc_no, version):
                 w.conn.execute("ROLLBACK")
                 raise ApiError(409, "idempotencyKey was already used for another document")

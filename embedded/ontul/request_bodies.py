@@ -9,9 +9,10 @@ strictly. Every refusal is an :class:`ApiError` with a 4xx status.
 from __future__ import annotations
 
 import json
+import math
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from embedded.ontul.errors import ApiError
 
@@ -76,10 +77,16 @@ class TraverseBody(_Body):
 
 
 class ActionBody(_Body):
-    """Body of POST /api/v1/action-types/{fqn}/invoke."""
+    """Body of POST /api/v1/action-types/{fqn}/invoke.
+
+    An idempotency key is 1-200 characters with no control characters (the
+    ledger scopes keys per requester with a control-character separator).
+    """
 
     args: dict[str, Any]
-    idempotencyKey: str | None = None
+    idempotencyKey: str | None = Field(
+        default=None, min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f]+$"
+    )
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -117,8 +124,9 @@ def parse_json_object(raw: bytes) -> dict[str, Any]:
     """Decode a request body that must be one JSON object.
 
     Refuses (400) invalid UTF-8 or JSON, nesting deeper than
-    :data:`MAX_JSON_DEPTH`, duplicate keys, numbers too long to convert,
-    ``NaN``/``Infinity`` and any top level other than an object.
+    :data:`MAX_JSON_DEPTH`, duplicate keys, integers outside 64 bits, numbers
+    that overflow to infinity, ``NaN``/``Infinity``, strings holding a lone
+    UTF-16 surrogate, and any top level other than an object.
 
     Args:
         raw: The body bytes.
@@ -140,14 +148,48 @@ def parse_json_object(raw: bytes) -> dict[str, Any]:
         raise ApiError(400, f"malformed JSON: {name} is not a number")
 
     try:
-        data = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=no_constant)
+        data = json.loads(
+            text,
+            object_pairs_hook=_no_duplicate_keys,
+            parse_constant=no_constant,
+            parse_int=_bounded_int,
+            parse_float=_finite_float,
+        )
     except json.JSONDecodeError as exc:
         raise ApiError(400, f"malformed JSON: {exc}") from None
     except (ValueError, RecursionError) as exc:  # e.g. an integer of 5,000 digits
         raise ApiError(400, f"malformed JSON: {str(exc).splitlines()[0][:120]}") from None
     if not isinstance(data, dict):
         raise ApiError(400, "request body must be a JSON object")
+    try:
+        # "\ud800" decodes to a lone surrogate, which no UTF-8 consumer (SQLite,
+        # the password hash, the response) can encode: refuse it here, once.
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise ApiError(
+            400, "malformed JSON: a string holds a lone UTF-16 surrogate (\\ud800-\\udfff)"
+        ) from None
     return data
+
+
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1
+"""JSON integers must fit SQLite's 64-bit integers (larger ones could not be bound)."""
+
+
+def _bounded_int(literal: str) -> int:
+    if len(literal.lstrip("-")) > 19:
+        raise ApiError(400, "malformed JSON: integers must fit in 64 bits")
+    value = int(literal)
+    if not INT_MIN <= value <= INT_MAX:
+        raise ApiError(400, "malformed JSON: integers must fit in 64 bits")
+    return value
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise ApiError(400, "malformed JSON: numbers must be finite")
+    return value
 
 
 def validation_message(exc: ValidationError) -> str:
@@ -179,7 +221,7 @@ def read_json_body(handler: BaseHTTPRequestHandler) -> dict[str, Any]:
         The decoded object.
 
     Raises:
-        ApiError: 411, 413, 415 or 400 with what is wrong.
+        ApiError: 408, 411, 413, 415 or 400 with what is wrong.
     """
     headers = handler.headers
     length_header = headers.get("Content-Length")
@@ -200,7 +242,13 @@ def read_json_body(handler: BaseHTTPRequestHandler) -> dict[str, Any]:
     if length > MAX_BODY_BYTES:
         handler.close_connection = True
         raise ApiError(413, f"request body larger than {MAX_BODY_BYTES} bytes")
-    raw = handler.rfile.read(length) if length > 0 else b""
+    try:
+        raw = handler.rfile.read(length) if length > 0 else b""
+    except (TimeoutError, OSError):
+        raw = None
+    if raw is None or len(raw) < length:
+        handler.close_connection = True
+        raise ApiError(408, "the request body did not arrive in time")
     media_type = (headers.get("Content-Type") or "").split(";")[0].strip().lower()
     if media_type != "application/json":
         # Also keeps a web page from POSTing a "simple" text/plain body to

@@ -10,10 +10,10 @@ from http.server import ThreadingHTTPServer
 from pathlib import Path
 
 from embedded.ontul.audit import Writer
-from embedded.ontul.auth import TokenService, UserStore
+from embedded.ontul.auth import LoginThrottle, TokenService, UserStore
 from embedded.ontul.context import PlatformContext
 from embedded.ontul.embedder import Embedder, HashedNgramEmbedder
-from embedded.ontul.guarded_sqlite import CACHE_KIB, close_pool
+from embedded.ontul.guarded_sqlite import CACHE_KIB, QUERY_DEADLINE_S, close_pool
 from embedded.ontul.http_api import Api, Handler
 from embedded.ontul.policy import PolicyEngine, load_policies
 from embedded.ontul.search import SearchIndex
@@ -27,6 +27,22 @@ def resolve_today(today: date | None) -> date:
         return today
     configured = os.environ.get("ONTUL_TODAY")
     return date.fromisoformat(configured) if configured else date.today()
+
+
+def _setting(value: float | None, env: str, default: float) -> float:
+    """``value`` if given, else the positive number in env ``env``, else ``default``."""
+    if value is not None:
+        return value
+    raw = os.environ.get(env)
+    if not raw:
+        return default
+    try:
+        number = float(raw)
+    except ValueError:
+        raise ValueError(f"{env} must be a number of seconds, not {raw!r}") from None
+    if not number > 0:
+        raise ValueError(f"{env} must be positive, not {raw!r}")
+    return number
 
 
 class _ClosingHTTPServer(ThreadingHTTPServer):
@@ -97,6 +113,10 @@ class OntulServer:
         policies_dir: Path | None = None,
         embedder: Embedder | None = None,
         refresh_ttl_s: float = 8 * 3600,
+        query_deadline_s: float | None = None,
+        idle_timeout_s: float | None = None,
+        request_timeout_s: float | None = None,
+        login_throttle: LoginThrottle | None = None,
     ) -> None:
         """Load policies, build the search index and bind the socket.
 
@@ -110,6 +130,15 @@ class OntulServer:
                 ``resources/policies``).
             embedder: Dense embedder (default the hashed n-gram fallback).
             refresh_ttl_s: Refresh-token lifetime.
+            query_deadline_s: Deadline of one SQL statement (default env
+                ``ONTUL_QUERY_DEADLINE_S``, else 5 s).
+            idle_timeout_s: Close a keep-alive connection idle this long (default
+                env ``ONTUL_IDLE_TIMEOUT_S``, else 60 s).
+            request_timeout_s: Drop a request whose headers or body stall this
+                long (default env ``ONTUL_REQUEST_TIMEOUT_S``, else 15 s).
+            login_throttle: Pause after repeated failed logins (default env
+                ``ONTUL_LOGIN_BACKOFF``: ``off`` or ``threshold,base_s,max_s``;
+                else 10 failures, then 0.5 s doubling up to 60 s).
         """
         self.db_path = Path(db_path)
         self.today = resolve_today(today)
@@ -125,8 +154,23 @@ class OntulServer:
             rewriter=SqlRewriter(engine, self.today),
         )
         self.tokens = TokenService(token_ttl_s, refresh_ttl_s)
-        api = Api(self.ctx, UserStore(self.db_path), self.tokens)
-        handler = type("BoundHandler", (Handler,), {"api": api})
+        api = Api(
+            self.ctx,
+            UserStore(self.db_path),
+            self.tokens,
+            query_deadline_s=_setting(query_deadline_s, "ONTUL_QUERY_DEADLINE_S", QUERY_DEADLINE_S),
+            throttle=login_throttle
+            or LoginThrottle.from_env(os.environ.get("ONTUL_LOGIN_BACKOFF")),
+        )
+        handler = type(
+            "BoundHandler",
+            (Handler,),
+            {
+                "api": api,
+                "idle_timeout_s": _setting(idle_timeout_s, "ONTUL_IDLE_TIMEOUT_S", 60.0),
+                "request_timeout_s": _setting(request_timeout_s, "ONTUL_REQUEST_TIMEOUT_S", 15.0),
+            },
+        )
         self._httpd = _ClosingHTTPServer((host, port), handler)
         self._thread: threading.Thread | None = None
 

@@ -217,6 +217,25 @@ def _check_printf(node: exp.Func, name: str) -> None:
                 )
 
 
+MAX_TRIM_SET = 64
+"""Longest character set ``trim(X, Y)`` / ``ltrim`` / ``rtrim`` may strip."""
+
+
+def _check_trim_set(node: exp.Trim) -> None:
+    """Refuse a trim whose character set is not a short string literal.
+
+    SQLite's trim compares every stripped character with every character of the
+    set, so ``trim(<64 KiB>, <5,000 characters>)`` runs ~1 s inside one call.
+    """
+    chars = node.args.get("expression")
+    if chars is None:
+        return
+    if not (isinstance(chars, exp.Literal) and chars.is_string) or len(chars.this) > MAX_TRIM_SET:
+        raise QueryRefused(
+            f"trim() characters must be a string literal of at most {MAX_TRIM_SET} characters"
+        )
+
+
 def cte_in_scope(table: exp.Table, name: str) -> bool:
     """True when a WITH clause enclosing ``table`` defines a CTE called ``name``."""
     node: exp.Expr | None = table.parent
@@ -279,6 +298,8 @@ def refuse_forbidden_constructs(tree: exp.Query) -> None:
                 raise QueryRefused(f"function {name} is not allowed")
             if name in ("printf", "format"):
                 _check_printf(node, name)
+        if isinstance(node, exp.Trim):
+            _check_trim_set(node)
         if isinstance(node, exp.In) and (node.args.get("field") or node.args.get("unnest")):
             raise QueryRefused("IN <table> is not allowed; write IN (SELECT ... FROM ...)")
         if isinstance(node, exp.CTE) and _shadows_reserved_name(node.alias_or_name):

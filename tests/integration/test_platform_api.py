@@ -120,7 +120,9 @@ def test_disabled_account_revoked_at_once(
             json={"username": "hong", "password": persona_password("hong")},
             timeout=10,
         )
-        assert again.status_code == 401 and again.json()["error"] == "account disabled"
+        # one message for every failed login (security, issue 10 item 5): a login
+        # never says whether the account exists or is disabled
+        assert again.status_code == 401 and again.json()["error"] == "invalid username or password"
     finally:
         server.stop()
 
