@@ -15,6 +15,7 @@ from typing import Any
 import httpcore2
 import httpx2
 from httpcore2._backends.sync import SyncBackend
+from httpx2._utils import get_environment_proxies
 
 
 class _TrackingBackend(SyncBackend):
@@ -44,16 +45,36 @@ class _TrackingBackend(SyncBackend):
                 pass
 
 
+LOOPBACK_PATTERNS = ("all://127.0.0.1", "all://localhost", "all://[::1]")
+"""Hosts whose traffic never goes through a proxy (the offline model, a local LLM)."""
+
+
 class AbortableHttpClient(httpx2.Client):
-    """``httpx2.Client`` with ``abort()``: shut down every socket it has open."""
+    """``httpx2.Client`` with ``abort()``: shut down every socket it has open.
+
+    Proxies: loopback is always direct; other hosts honour ``HTTP(S)_PROXY`` /
+    ``ALL_PROXY`` and ``NO_PROXY`` (httpx ignores the environment once a
+    transport is given, so the proxy mounts are built here, tracked like the rest).
+    """
 
     def __init__(self, **kwargs: Any) -> None:
         self._backend = _TrackingBackend()
-        transport = httpx2.HTTPTransport()
+        transport = self._tracked(httpx2.HTTPTransport())
+        mounts: dict[str, httpx2.BaseTransport | None] = {}
+        if kwargs.get("trust_env", True):
+            for pattern, proxy in get_environment_proxies().items():
+                mounts[pattern] = (
+                    None if proxy is None else self._tracked(httpx2.HTTPTransport(proxy=proxy))
+                )
+        mounts.update(dict.fromkeys(LOOPBACK_PATTERNS, transport))
+        mounts.update(kwargs.pop("mounts", None) or {})
+        super().__init__(transport=transport, mounts=mounts, **kwargs)
+
+    def _tracked(self, transport: httpx2.HTTPTransport) -> httpx2.HTTPTransport:
         pool = getattr(transport, "_pool", None)
         if isinstance(pool, httpcore2.ConnectionPool):
             pool._network_backend = self._backend
-        super().__init__(transport=transport, **kwargs)
+        return transport
 
     def abort(self) -> None:
         """End in-flight requests from any thread."""

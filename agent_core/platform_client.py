@@ -1,7 +1,8 @@
 """HTTP client for the Ontul data platform (SPEC §2), one token per persona.
 
-Every call has a timeout. On a 401 the client re-authenticates once (refresh,
-else a fresh login) and retries; a second 401 raises ``PlatformAuthError``,
+Every call has a timeout. Loopback URLs never go through a proxy; others
+honour ``HTTP(S)_PROXY`` / ``NO_PROXY``. On a 401 the client re-authenticates
+once (refresh, else a fresh login) and retries; a second 401 raises ``PlatformAuthError``,
 never an empty result. The quirks of real deployments (epoch-day dates, the
 empty-search parse error) are read by ``agent_core.platform_quirks``; the
 abortable transport lives in ``agent_core.abortable_http``.
@@ -16,7 +17,7 @@ from urllib.parse import quote
 
 import requests
 
-from agent_core.abortable_http import AbortableAdapter
+from agent_core.abortable_http import AbortableAdapter, DirectLoopbackSession
 from agent_core.errors import (
     PlatformAuthError,
     PlatformBadRequestError,
@@ -70,7 +71,9 @@ class PlatformClient:
         self._password = password
         self.timeout = timeout
         self.connect_timeout = connect_timeout
-        self._session = requests.Session()
+        # Loopback (the embedded platform) never through a proxy; a real Ontul
+        # honours HTTP(S)_PROXY and NO_PROXY.
+        self._session: requests.Session = DirectLoopbackSession()
         self._adapter = AbortableAdapter()
         self._session.mount("http://", self._adapter)
         self._session.mount("https://", self._adapter)

@@ -252,6 +252,31 @@ def test_platform_stopped_mid_turn_fails_with_network(make_stack: Callable[..., 
     assert events[-1].failure == "network"
 
 
+DEAD_PROXY = "http://127.0.0.1:9"
+"""Nothing listens on port 9: any request sent to this proxy fails."""
+
+
+def test_a_dead_proxy_in_the_environment_does_not_stop_an_offline_answer(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A company laptop: proxies set for every scheme, no NO_PROXY. The embedded
+    # platform and the offline model are on loopback, which never goes through one.
+    for name in ("http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.setenv(name, DEAD_PROXY)
+        monkeypatch.setenv(name.upper(), DEAD_PROXY)
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    session = _login(stack, "hong")
+    try:
+        events = _ask(session, "육아지원규정은 지금 몇 차가 시행 중이야?")
+    finally:
+        session.close()
+    assert isinstance(events[-1], AnswerFinished), events[-1]
+    finished = [e for e in events if isinstance(e, ToolCallFinished)]
+    assert finished and all(e.status != "error" for e in finished)
+    assert f"제{stack.truth['childcare']['current_version']}차" in events[-1].text
+
+
 def test_stalling_model_endpoint_fails_with_timeout(stack: Stack) -> None:
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
