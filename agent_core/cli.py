@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_core.approval import ApprovalDecision, approve_all
 from agent_core.cancel import CancelToken
+from agent_core.config import EFFORT_CHOICES
 from agent_core.errors import AdminRefusedError, PlatformError
 from agent_core.events import (
     AgentEvent,
@@ -24,16 +26,22 @@ from agent_core.events import (
     AnswerFinished,
     ApprovalRequested,
     FailureKind,
+    ModelCallFinished,
+    ModelRetry,
     Narration,
+    Thinking,
     ToolCallFinished,
     ToolCallStarted,
     TurnCancelled,
     TurnFailed,
+    TurnStarted,
     event_to_dict,
+    usage_to_dict,
 )
 from agent_core.matrix.command import add_matrix_parser, matrix_command
 from agent_core.scenarios import admin_ledger, load_cases, persona_password, run_case
 from agent_core.session import PersonaSession
+from agent_core.turn import RETRY_WORDS
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -98,6 +106,20 @@ def _turn_record(
                 status=e.status, row_count=e.row_count, duration_ms=round(e.duration_ms, 1)
             )
     failed = next((e for e in events if isinstance(e, TurnFailed)), None)
+    started = next((e for e in events if isinstance(e, TurnStarted)), None)
+    usage = finished.usage if finished else failed.usage if failed else None
+    model_calls = [
+        {
+            "call": e.call_index,
+            "model": e.model,
+            "stop_reason": e.stop_reason,
+            "request_id": e.request_id,
+            "request_bytes": e.request_bytes,
+            "usage": usage_to_dict(e.usage),
+        }
+        for e in events
+        if isinstance(e, ModelCallFinished)
+    ]
     return {
         "persona": persona,
         "question": question,
@@ -109,9 +131,21 @@ def _turn_record(
             for c in (finished.citations if finished else ())
         ],
         "events": [event_to_dict(e) for e in events],
-        "model": model,
+        "model": started.model if started else model,
         "elapsed_ms": round(elapsed_ms, 1),
-        "failure": {"kind": failed.failure, "message": failed.message} if failed else None,
+        "cut_off": bool(finished and finished.cut_off),
+        "stop_reason": finished.stop_reason if finished else None,
+        "usage": usage_to_dict(usage),
+        "model_calls": model_calls,
+        "retries": sum(isinstance(e, ModelRetry) for e in events),
+        "failure": {
+            "kind": failed.failure,
+            "message": failed.message,
+            "request_id": failed.request_id,
+            "action": failed.action,
+        }
+        if failed
+        else None,
     }
 
 
@@ -149,11 +183,37 @@ def _run(
     return _turn_record(persona, question, events, endpoints.model_label, elapsed)
 
 
+def retry_line(event: ModelRetry) -> str:
+    """``retrying in 2 s (overloaded)``, and that the partial text is dropped."""
+    words = RETRY_WORDS.get(event.reason, event.reason)
+    line = f"retrying in {event.delay_s:.0f} s ({words})"
+    if event.reason == "max_tokens":
+        line = f"retrying with a larger output limit ({words})"
+    if event.discard:
+        line += " — the partial text above is discarded"
+    return line
+
+
+def usage_line(usage: Any) -> str:
+    """``1,234 tokens in (80% from cache), 321 out, ≈ $0.0042``."""
+    total_in = usage.total_input_tokens
+    share = f" ({usage.cache_read_share:.0%} from cache)" if usage.cache_read_input_tokens else ""
+    cost = f", ≈ ${usage.cost_usd:.4f}" if usage.cost_usd is not None else ""
+    return f"{total_in:,} tokens in{share}, {usage.output_tokens:,} out{cost}"
+
+
 def _print_event(event: AgentEvent) -> None:
     if isinstance(event, AnswerDelta):
         print(event.text, end="", flush=True)
     elif isinstance(event, Narration):
         print(flush=True)
+    elif isinstance(event, Thinking):
+        if event.text.strip():
+            summary = " ".join(event.text.split())
+            print(f"  … thinking: {summary[:300]}", file=sys.stderr, flush=True)
+    elif isinstance(event, ModelRetry):
+        print(flush=True)
+        print(f"  ⟳ {retry_line(event)}", file=sys.stderr, flush=True)
     elif isinstance(event, ToolCallStarted):
         args = json.dumps(event.arguments, ensure_ascii=False)
         print(f"  → {event.tool} {args} [{event.decision}]", file=sys.stderr, flush=True)
@@ -168,12 +228,24 @@ def _print_event(event: AgentEvent) -> None:
         )
     elif isinstance(event, AnswerFinished):
         print(flush=True)
+        if event.cut_off:
+            print("  [cut off: the answer reached the output limit]", file=sys.stderr)
         for c in event.citations:
             version = f" v{c.version}" if c.version else ""
             since = f" ({c.effective_from})" if c.effective_from else ""
             print(f"  [{c.doc_no}{version}{since}]", file=sys.stderr)
+        if event.usage is not None and event.usage.model_calls:
+            print(f"  {usage_line(event.usage)}", file=sys.stderr)
     elif isinstance(event, TurnFailed):
         print(f"\nerror ({event.failure}): {event.message}", file=sys.stderr)
+        if event.request_id:
+            print(f"  request id: {event.request_id}", file=sys.stderr)
+        if event.action == "settings":
+            print(
+                "  (choose another model with --model or REGDESK_MODEL; check the key and URL "
+                "in ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL or Settings)",
+                file=sys.stderr,
+            )
     elif isinstance(event, TurnCancelled):
         print("\ncancelled", file=sys.stderr)
 
@@ -330,6 +402,63 @@ def _scenarios(args: argparse.Namespace, endpoints: Endpoints) -> int:
     return 1 if failed else 0
 
 
+def _model_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--model",
+        help="model name (default: the newest Sonnet the endpoint lists; env REGDESK_MODEL)",
+    )
+    parser.add_argument(
+        "--max-tokens",
+        type=int,
+        metavar="N",
+        help="output budget per model call, thinking included (default 16000)",
+    )
+    parser.add_argument(
+        "--effort",
+        choices=EFFORT_CHOICES,
+        help="thinking effort for models that support it (default: the model's)",
+    )
+
+
+def _with_model_options(args: argparse.Namespace, endpoints: Endpoints) -> Endpoints | str:
+    """Endpoints with ``--model``/``--max-tokens``/``--effort`` applied, or an error line."""
+    changes: dict[str, Any] = {}
+    if getattr(args, "max_tokens", None):
+        if args.max_tokens < 1:
+            return "--max-tokens must be a positive number"
+        changes["max_tokens"] = args.max_tokens
+    if getattr(args, "effort", None):
+        changes["effort"] = args.effort
+    model = getattr(args, "model", None)
+    if model:
+        problem = _unknown_model(endpoints, model)
+        if problem:
+            return problem
+        changes.update(model=model, model_chosen=True)
+    return dataclasses.replace(endpoints, **changes) if changes else endpoints
+
+
+def _unknown_model(endpoints: Endpoints, model: str) -> str | None:
+    """``model X is not available — choose another: ...`` when the endpoint's list lacks it."""
+    if endpoints.offline_model:
+        return None
+    import anthropic
+
+    from agent_core.model_catalog import list_models
+
+    client = anthropic.Anthropic(
+        api_key=endpoints.api_key, base_url=endpoints.model_base_url, max_retries=1
+    )
+    try:
+        models = list_models(client)
+    finally:
+        client.close()
+    if models is None or any(m.id == model for m in models):
+        return None
+    names = ", ".join(f"{m.id} ({m.display_name})" for m in models if m.lifecycle != "retired")
+    return f"model {model} is not available — choose another: {names}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the agent commands.
 
@@ -345,15 +474,18 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--deny", action="store_true", help="deny writes in advance")
     ask.add_argument("--json", action="store_true")
     ask.add_argument("--password", help=PASSWORD_HELP)
+    _model_options(ask)
     ask.add_argument("question", nargs="+")
     compare = sub.add_parser("compare", help="ask the same question as several personas at once")
     compare.add_argument("--as", dest="personas", action="append", required=True)
     compare.add_argument("--json", action="store_true")
     compare.add_argument("--password", help=PASSWORD_HELP)
+    _model_options(compare)
     compare.add_argument("question", nargs="+")
     scen = sub.add_parser("scenarios", help="run scenario suites")
     scen.add_argument("--json", metavar="OUT")
     scen.add_argument("--ground-truth", metavar="FILE")
+    _model_options(scen)
     scen.add_argument("files", nargs="+")
     add_matrix_parser(sub)
     return parser
@@ -370,6 +502,11 @@ def main(argv: list[str], endpoints: Endpoints) -> int:
         Exit status: 0 success, 1 scenario failures, 2 errors.
     """
     args = build_parser().parse_args(argv)
+    chosen = _with_model_options(args, endpoints)
+    if isinstance(chosen, str):
+        print(f"regdesk: {chosen}", file=sys.stderr)
+        return 2
+    endpoints = chosen
     if args.command == "ask":
         return _ask(args, endpoints)
     if args.command == "compare":
