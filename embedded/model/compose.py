@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from embedded.model.wire import new_id
 
 if TYPE_CHECKING:
     from embedded.model.conversation import ToolCall, Turn
@@ -71,8 +71,7 @@ def call(ctx: Ctx, name: str, args: dict[str, Any]) -> Blocks:
                 f"The tool {name} is not available, so I cannot check this.",
             )
         )
-    seed = json.dumps([ctx.turn.question, ctx.turn.round, name, args], ensure_ascii=False)
-    tool_id = "toolu_" + hashlib.sha256(seed.encode("utf-8")).hexdigest()[:24]
+    tool_id = new_id("toolu_")
     narration = NARRATION.get(name, ("도구를 호출하겠습니다.", "Calling a tool."))
     return [
         {"type": "text", "text": ctx.t(*narration)},
@@ -135,6 +134,61 @@ def hits_of(call_: ToolCall | None) -> list[dict[str, Any]]:
         return []
     hits = call_.data.get("hits") or []
     return [h for h in hits if isinstance(h, dict)]
+
+
+def known_titles(ctx: Ctx) -> dict[str, str]:
+    """Titles of documents learnt from this turn's results (describe, versions, graph rows)."""
+    titles: dict[str, str] = {}
+    for call_ in ctx.turn.calls:
+        data = call_.data or {}
+        if call_.failed:
+            continue
+        found: list[Any] = [data.get("regulation"), data.get("version")]
+        found += list(data.get("rows") or []) if call_.name != "query_hr" else []
+        for item in found:
+            if isinstance(item, dict) and item.get("doc_no") and item.get("title"):
+                titles.setdefault(str(item["doc_no"]), str(item["title"]))
+    return titles
+
+
+def with_titles(ctx: Ctx, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The hits with a title filled in where the search result gave none and one is known."""
+    titles = known_titles(ctx)
+    return [
+        h if h.get("title") or str(h.get("doc_no")) not in titles
+        else {**h, "title": titles[str(h.get("doc_no"))]}
+        for h in hits
+    ]  # fmt: skip
+
+
+def title_of(hit: dict[str, Any]) -> str:
+    """A hit's title, or its document number when the result gave no title."""
+    return str(hit.get("title") or hit.get("doc_no") or "")
+
+
+_TITLE_LOOKUPS = 3
+
+
+def describe_untitled(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks | None:
+    """Ask for the title of the next untitled document among the top hits, or None.
+
+    A search result may carry no titles (the reference client's prose gives
+    document number, version and article only); a question that names a
+    regulation by title needs them, so the top few documents are described.
+    """
+    if not ctx.has("describe_regulation"):
+        return None
+    asked = {str(c.input.get("doc_no")) for c in ctx.turn.all("describe_regulation")}
+    candidates: list[str] = []
+    for hit in with_titles(ctx, hits):
+        doc_no = str(hit.get("doc_no") or "")
+        if doc_no and doc_no not in candidates:
+            candidates.append(doc_no)
+            if not hit.get("title") and doc_no not in asked:
+                return call(ctx, "describe_regulation", {"doc_no": doc_no})
+        if len(candidates) >= _TITLE_LOOKUPS:
+            break
+    return None
 
 
 def hits_about(hits: list[dict[str, Any]], words: list[str]) -> list[dict[str, Any]]:

@@ -1,18 +1,18 @@
 """Reads the current turn out of a Messages conversation.
 
-The planner is stateless: everything it knows comes from the request. The turn
+The planner is stateless: everything it knows comes from the request (a
+message thread's stored history is rebuilt into it by the server). The turn
 starts at the last user message that asks something (text, not tool results);
-every tool_use after it, paired with its tool_result, is what was learnt so far.
+every tool_use after it, paired with its tool_result, is what was learnt so
+far. Results are read in whatever form the client's tools return them.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
-_FRAME_OPEN = "<tool-data"
-_FRAME_CLOSE = "</tool-data>"
+from embedded.model.results import read_result
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,7 @@ class ToolCall:
     input: dict[str, Any]
     """Arguments the planner sent."""
     data: dict[str, Any] | None
-    """The parsed JSON result, or None when it could not be read."""
+    """The result as the plans read it (``results.read_result``); ``{"error": …}`` on failure."""
     is_error: bool = False
     """True when the client marked the result as an error."""
     raw: str = ""
@@ -66,43 +66,29 @@ class Turn:
         return [c for c in self.calls if c.name == name]
 
 
+def _block_text(block: dict[str, Any]) -> str:
+    kind = block.get("type")
+    if kind == "text":
+        return str(block.get("text", ""))
+    if kind == "search_result":
+        inner = block.get("content")
+        body = _result_text(inner) if isinstance(inner, list) else ""
+        return "\n".join(p for p in (str(block.get("title") or ""), body) if p)
+    if kind == "document":
+        source = block.get("source")
+        if isinstance(source, dict) and source.get("type") == "text":
+            return str(source.get("data", ""))
+        if isinstance(source, dict) and isinstance(source.get("content"), list):
+            return _result_text(source["content"])
+    return ""  # images and other media carry nothing the planner reads
+
+
 def _result_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(
-            str(b.get("text", ""))
-            for b in content
-            if isinstance(b, dict) and b.get("type") == "text"
-        )
+        return "\n".join(_block_text(b) for b in content if isinstance(b, dict))
     return ""
-
-
-def parse_tool_data(text: str) -> dict[str, Any] | None:
-    """Parse a framed tool result (or bare JSON) into its JSON object.
-
-    Args:
-        text: The tool_result text.
-
-    Returns:
-        The JSON object, or None when there is none.
-    """
-    body = text
-    start = text.find(_FRAME_OPEN)
-    if start >= 0:
-        header_end = text.find("\n", start)
-        body = text[header_end + 1 :] if header_end >= 0 else text[start:]
-        close = body.rfind(_FRAME_CLOSE)
-        if close >= 0:
-            body = body[:close]
-    brace = body.find("{")
-    if brace < 0:
-        return None
-    try:
-        value, _ = json.JSONDecoder().raw_decode(body[brace:])
-    except json.JSONDecodeError:
-        return None
-    return value if isinstance(value, dict) else None
 
 
 def _is_question(message: dict[str, Any]) -> bool:
@@ -150,7 +136,7 @@ def read_turn(messages: list[dict[str, Any]]) -> Turn:
             ToolCall(
                 name=str(use.get("name")),
                 input=inp if isinstance(inp, dict) else {},
-                data=parse_tool_data(text),
+                data=read_result(str(use.get("name")), text, bool(result.get("is_error"))),
                 is_error=bool(result.get("is_error")),
                 raw=text,
             )

@@ -113,7 +113,7 @@ EN_TITLE_WORDS: dict[str, list[str]] = {
     "childcare rule": ["육아지원"],
 }
 
-# Leave topics: question word → the 휴가유형 value in the HR leave view.
+# Leave topics: question word → the 휴가종류 value in the HR leave view.
 LEAVE_TYPES: dict[str, str] = {
     "육아휴직": "육아휴직",
     "육아": "육아휴직",

@@ -148,6 +148,11 @@ def _hangul_candidates(raw: str) -> list[str]:
     return found
 
 
+def _name_ending_in_a(word: str) -> bool:
+    """'홍지아', '김서아': a family name and a given name ending in 아 is a name, not a verb."""
+    return len(word) == 3 and word[0] in _SURNAMES and word.endswith("아")
+
+
 def named_people(question: str) -> list[str]:
     """Candidate person names in a question (Hangul 2–4 syllables not in the vocabulary, Latin).
 
@@ -158,7 +163,9 @@ def named_people(question: str) -> list[str]:
     """
     found: list[str] = []
     for raw in _HANGUL_WORD.findall(question):
-        if raw in _VOCABULARY or strip_particle(raw) in _VOCABULARY or raw.endswith(_VERB_ENDINGS):
+        if raw in _VOCABULARY or strip_particle(raw) in _VOCABULARY:
+            continue
+        if raw.endswith(_VERB_ENDINGS) and not _name_ending_in_a(raw):
             continue
         for word in _hangul_candidates(raw):
             if word not in found:
@@ -193,7 +200,7 @@ def lookup_sql(names: list[str]) -> str:
         if len(safe) == 1
         else "성명 IN (" + ", ".join(quote(n) for n in safe) + ")"
     )
-    return f"SELECT 사번, 성명, 부서코드 FROM {EMPLOYEES_VIEW} WHERE {where} ORDER BY 사번"
+    return f"SELECT 사번, 성명, 부서 FROM {EMPLOYEES_VIEW} WHERE {where} ORDER BY 사번"
 
 
 def is_lookup(call_: ToolCall) -> bool:
@@ -229,7 +236,7 @@ def people_of(call_: ToolCall | None) -> list[Person]:
         return []
     emp = columns.index("사번")
     name = columns.index("성명") if "성명" in columns else emp
-    dept = columns.index("부서코드") if "부서코드" in columns else emp
+    dept = columns.index("부서") if "부서" in columns else emp
     return [Person(str(r[emp]), str(r[name]), str(r[dept] if dept != emp else "")) for r in rows]
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from embedded.model.compose import (
     Blocks,
@@ -11,6 +11,7 @@ from embedded.model.compose import (
     call,
     cite,
     date_note,
+    describe_untitled,
     failure,
     hits_about,
     hits_of,
@@ -18,10 +19,14 @@ from embedded.model.compose import (
     josa,
     not_found,
     squash,
+    with_titles,
 )
 from embedded.model.intents import cue
 from embedded.model.lexicon import TITLE_SUFFIXES
 from embedded.model.plans_rules import as_of, topic_label
+
+if TYPE_CHECKING:
+    from embedded.model.conversation import ToolCall
 
 Resolved = tuple[str | None, dict[str, Any] | None, Blocks | None]
 
@@ -34,21 +39,32 @@ def resolve_doc(ctx: Ctx) -> Resolved:
     """
     if ctx.ents.doc_nos:
         return ctx.ents.doc_nos[0], None, None
-    search = ctx.turn.last("search_regulations")
-    if search is None:
+    searches = ctx.turn.all("search_regulations")
+    if not searches:
         query = " ".join(ctx.ents.title_words) or " ".join(ctx.ents.keywords) or ctx.turn.question
         return None, None, call(ctx, "search_regulations", {"question": query})
-    hits = hits_titled(hits_of(search), ctx.ents.title_words) if ctx.ents.title_words else []
-    if not hits and len(ctx.ents.title_words) > 1:
-        hits = _by_generic_title(hits_of(search), ctx.ents.title_words)
-    if not hits:
-        sibling, step = _sibling_title(ctx)
+    for search in searches:
+        hits = _titled_match(ctx, with_titles(ctx, hits_of(search)))
+        if hits:
+            return str(hits[0].get("doc_no")), hits[0], None
+    if ctx.ents.title_words:
+        step = describe_untitled(ctx, hits_of(searches[-1]))
         if step:
             return None, None, step
-        hits = [sibling] if sibling else []
-    if not hits:
+    sibling, step = _sibling_title(ctx)
+    if step:
+        return None, None, step
+    if sibling is None:
         return None, None, None
-    return str(hits[0].get("doc_no")), hits[0], None
+    return str(sibling.get("doc_no")), sibling, None
+
+
+def _titled_match(ctx: Ctx, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The hits whose title is the one the question names (or, failing that, its generic form)."""
+    found = hits_titled(hits, ctx.ents.title_words) if ctx.ents.title_words else []
+    if not found and len(ctx.ents.title_words) > 1:
+        found = _by_generic_title(hits, ctx.ents.title_words)
+    return found
 
 
 def _title_stem(word: str) -> str | None:
@@ -70,7 +86,7 @@ def _sibling_title(ctx: Ctx) -> tuple[dict[str, Any] | None, Blocks | None]:
         return None, None
     searches = ctx.turn.all("search_regulations")
     for search in searches:
-        for hit in hits_of(search):
+        for hit in with_titles(ctx, hits_of(search)):
             title = squash(str(hit.get("title", "")))
             for stem in stems:
                 if title.startswith(stem) and title[len(stem) :] in TITLE_SUFFIXES:
@@ -137,19 +153,45 @@ def plan_describe(ctx: Ctx) -> Blocks:
     if not reg:
         return answer(not_found(ctx, doc_no))
     versions = result.data.get("versions") or []
-    latest = reg.get("latest_version")
-    in_force = [v for v in versions if latest is None or _int(v.get("version")) <= _int(latest)]
-    later = [v for v in versions if latest is not None and _int(v.get("version")) > _int(latest)]
+    latest = _int(reg.get("latest_version")) or None
+    not_yet: set[int] = set()
+    if latest is None:
+        # The result does not say which version is current: the pending revisions
+        # (approved, not yet in force) are the grounded way to tell.
+        pending = ctx.turn.last("pending_revision")
+        if pending is None and ctx.has("pending_revision"):
+            return call(ctx, "pending_revision", {"doc_no": doc_no})
+        not_yet = {_int(p.get("version")) for p in _pending_rows(pending, doc_no)}
+    in_force, later, drafts = _version_states(versions, latest, not_yet)
+    if latest is None and in_force:
+        latest = max(_int(v.get("version")) for v in in_force)
     listed = ", ".join(
         cite(ctx, doc_no, v.get("version"), v.get("effective_from")) for v in in_force
     )
+    about = ", ".join(
+        part
+        for part in (
+            ctx.t(f"분류 {reg.get('doc_class')}", str(reg.get("doc_class")))
+            if reg.get("doc_class")
+            else "",
+            ctx.t(f"소관 {reg.get('owner_dept')}", f"owned by {reg.get('owner_dept')}")
+            if reg.get("owner_dept")
+            else "",
+        )
+        if part
+    )
+    about = f" ({about})" if about else ""
+    if latest:
+        current = ctx.t(
+            f"현재 시행 중인 최신 개정은 제{latest}차입니다. ",
+            f"The latest version in force is version {latest}. ",
+        )
+    else:
+        current = ctx.t("시행 중인 버전을 확인할 수 없습니다. ", "No version in force was found. ")
     text = ctx.t(
-        f"{doc_no}{josa(doc_no, '은', '는')} '{reg.get('title')}'입니다 "
-        f"(분류 {reg.get('doc_class')}, 소관 {reg.get('owner_dept')}). "
-        f"현재 시행 중인 최신 개정은 제{latest}차입니다. 버전 이력: {listed or '없음'}.",
-        f"{doc_no} is '{reg.get('title')}' ({reg.get('doc_class')}, owned by "
-        f"{reg.get('owner_dept')}). The latest version in force is version {latest}. "
-        f"History: {listed or 'none'}.",
+        f"{doc_no}{josa(doc_no, '은', '는')} '{reg.get('title')}'입니다{about}. "
+        f"{current}버전 이력: {listed or '없음'}.",
+        f"{doc_no} is '{reg.get('title')}'{about}. {current}History: {listed or 'none'}.",
     )
     for v in later:
         text += ctx.t(
@@ -158,7 +200,40 @@ def plan_describe(ctx: Ctx) -> Blocks:
             f" Version {v.get('version')} is approved and takes effect on "
             f"{v.get('effective_from')}.",
         )
+    for v in drafts:
+        text += ctx.t(
+            f" 제{v.get('version')}차 개정안({v.get('status')})은 승인되지 않아 효력이 없습니다.",
+            f" Version {v.get('version')} ({v.get('status')}) is not approved and has no effect.",
+        )
     return answer(text)
+
+
+_NOT_APPROVED = ("DRAFT", "IN_REVIEW", "REJECTED", "PENDING")
+Versions = list[dict[str, Any]]
+
+
+def _version_states(
+    versions: Versions, latest: int | None, not_yet: set[int]
+) -> tuple[Versions, Versions, Versions]:
+    """Split versions into (in force or superseded, approved but not yet in force, unapproved)."""
+    in_force, later, drafts = [], [], []
+    for v in versions:
+        number = _int(v.get("version"))
+        if str(v.get("status") or "").upper() in _NOT_APPROVED:
+            drafts.append(v)
+        elif (latest is not None and number > latest) or number in not_yet:
+            later.append(v)
+        else:
+            in_force.append(v)
+    return in_force, later, drafts
+
+
+def _pending_rows(pending: ToolCall | None, doc_no: str) -> list[dict[str, Any]]:
+    """The pending revisions of one document (none when the call failed or was not made)."""
+    if pending is None or pending.failed or pending.data is None:
+        return []
+    rows = pending.data.get("pending") or []
+    return [p for p in rows if isinstance(p, dict) and p.get("doc_no", doc_no) in (doc_no, None)]
 
 
 def _int(value: Any) -> int:
@@ -172,10 +247,11 @@ def _graph_line(ctx: Ctx, row: dict[str, Any]) -> str:
     depth = _int(row.get("depth") or 1)
     level = ctx.t(f"{depth}단계", f"depth {depth}")
     indent = "  " * max(0, depth - 1)
-    return f"{indent}- {row.get('doc_no')} {row.get('title')} ({row.get('doc_class')}, {level})"
+    detail = ", ".join(str(v) for v in (row.get("doc_class") or row.get("owner_dept"), level) if v)
+    return f"{indent}- {row.get('doc_no')} {row.get('title') or ''} ({detail})"
 
 
-def _graph_rows(ctx: Ctx, tool: str, key: str, verb_ko: str, verb_en: str) -> Blocks:
+def _graph_rows(ctx: Ctx, tool: str, verb_ko: str, verb_en: str) -> Blocks:
     doc_no, hit, step = resolve_doc(ctx)
     if step:
         return step
@@ -186,7 +262,7 @@ def _graph_rows(ctx: Ctx, tool: str, key: str, verb_ko: str, verb_en: str) -> Bl
         return call(ctx, tool, {"doc_no": doc_no})
     if result.failed or result.data is None:
         return answer(failure(ctx, result))
-    rows = [r for r in result.data.get(key) or [] if r.get("doc_no") != doc_no]
+    rows = [r for r in result.data.get("rows") or [] if r.get("doc_no") != doc_no]
     name = f"{hit.get('title')}({doc_no})" if hit else doc_no
     if not rows:
         return answer(
@@ -212,14 +288,14 @@ def _graph_rows(ctx: Ctx, tool: str, key: str, verb_ko: str, verb_en: str) -> Bl
 def plan_authority(ctx: Ctx) -> Blocks:
     """The chain of regulations a document derives from."""
     return _graph_rows(
-        ctx, "trace_authority", "chain", "근거가 되는 상위", "that are the authority for"
+        ctx, "trace_authority", "근거가 되는 상위", "that are the authority for"
     )
 
 
 def plan_impact(ctx: Ctx) -> Blocks:
     """Documents affected when a regulation changes."""
     return _graph_rows(
-        ctx, "impact_of_change", "dependents", "개정 시 영향을 받는 하위", "affected by a change to"
+        ctx, "impact_of_change", "개정 시 영향을 받는 하위", "affected by a change to"
     )
 
 
@@ -228,7 +304,6 @@ def plan_derived(ctx: Ctx) -> Blocks:
     return _graph_rows(
         ctx,
         "impact_of_change",
-        "dependents",
         "하위(이 규정을 근거로 한)",
         "that derive from",
     )
@@ -237,7 +312,7 @@ def plan_derived(ctx: Ctx) -> Blocks:
 def plan_related(ctx: Ctx) -> Blocks:
     """Follow the ontology's derives_from links."""
     return _graph_rows(
-        ctx, "related_regulations", "related", "온톨로지 링크로 연결된", "linked in the ontology to"
+        ctx, "related_regulations", "온톨로지 링크로 연결된", "linked in the ontology to"
     )
 
 
@@ -369,12 +444,13 @@ def plan_in_force_version(ctx: Ctx) -> Blocks:
     title = hit.get("title") if hit else None
     name = f"{title}({doc_no})" if title else doc_no
     day = str(result.data.get("as_of") or when)
+    label = day or ctx.t("오늘", "today")
     if not version:
         return answer(
             ctx.t(
-                f"{day} 기준으로 시행 중인 {name}의 버전을 찾을 수 없습니다 "
+                f"{label} 기준으로 시행 중인 {name}의 버전을 찾을 수 없습니다 "
                 "(조회 가능한 범위 기준).",
-                f"No version of {name} in force on {day} was found among what you can see.",
+                f"No version of {name} in force on {label} was found among what you can see.",
             )
         )
     pending = ctx.turn.last("pending_revision")
@@ -383,8 +459,8 @@ def plan_in_force_version(ctx: Ctx) -> Blocks:
     number, eff = version.get("version"), version.get("effective_from")
     citation = cite(ctx, doc_no, number, eff)
     text = _renamed(ctx, hit) + ctx.t(
-        f"{day} 기준 {name}의 시행 버전은 제{number}차입니다: {citation}.",
-        f"On {day} the version of {name} in force is version {number}: {citation}.",
+        f"{label} 기준 {name}의 시행 버전은 제{number}차입니다: {citation}.",
+        f"On {label} the version of {name} in force is version {number}: {citation}.",
     )
     if version.get("summary"):
         text += ctx.t(

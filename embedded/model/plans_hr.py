@@ -35,7 +35,7 @@ _SAFE_VALUE = re.compile(r"^[0-9A-Za-z가-힣 _-]+$")
 
 
 def leave_type(ctx: Ctx) -> str | None:
-    """Return the 휴가유형 value the question is about."""
+    """Return the 휴가종류 value the question is about."""
     lowered = ctx.turn.question.lower()
     for word, value in LEAVE_TYPES.items():
         if word in lowered:
@@ -45,11 +45,11 @@ def leave_type(ctx: Ctx) -> str | None:
 
 def leave_sql(ctx: Ctx, people: list[Person] | None = None) -> str:
     """Build the leave query; the platform's row filter decides whose rows come back."""
-    sql = "SELECT 사번, 부서코드, 휴가유형, 연도, 사용일수 FROM semantic.hr.leave_balance"
+    sql = "SELECT 사번, 성명, 부서, 휴가종류, 연도, 사용일수 FROM semantic.hr.leave_balance"
     conditions = []
     kind = leave_type(ctx)
     if kind and _SAFE_VALUE.match(kind):
-        conditions.append(f"휴가유형 = '{kind}'")
+        conditions.append(f"휴가종류 = '{kind}'")
     emp_nos = [p.emp_no for p in people] if people else ctx.ents.emp_nos[:1]
     emp_nos = [e for e in emp_nos if re.fullmatch(r"[0-9]{8}", e)]
     if len(emp_nos) == 1:
@@ -116,15 +116,21 @@ def named_targets(ctx: Ctx) -> tuple[Blocks | None, list[Person] | None]:
     return None, people
 
 
-def own_record(ctx: Ctx, totals: dict[str, int]) -> tuple[Blocks | None, Person | None]:
+def own_record(
+    ctx: Ctx, totals: dict[str, int], note: tuple[str, str] = ("", "")
+) -> tuple[Blocks | None, Person | None]:
     """For 'my …' with several employees visible, find the caller's own row by name.
 
     Returns:
         (blocks, person): the lookup call or an honest answer, else the caller's row;
         (None, None) when the question is not first-person or one employee is visible.
     """
-    if len(totals) <= 1 or ctx.ents.emp_nos or not asks_about_self(ctx) or not ctx.asker:
+    if len(totals) <= 1 or ctx.ents.emp_nos or not asks_about_self(ctx):
         return None, None
+    if not ctx.asker:
+        # No identity line (another client's prompt): the rows are all we know, and
+        # several people's rows mean "mine" cannot be told apart.
+        return answer(ambiguous_self(ctx, len(totals), *note)), None
     found = lookup_call(ctx)
     if found is None:
         return call(ctx, "query_hr", {"question_sql": lookup_sql([ctx.asker])}), None
@@ -149,6 +155,18 @@ def own_record(ctx: Ctx, totals: dict[str, int]) -> tuple[Blocks | None, Person 
             "your employee number.",
         )
     return answer(text), None
+
+
+def ambiguous_self(ctx: Ctx, people: int, extra_ko: str = "", extra_en: str = "") -> str:
+    """Say that a first-person question matched several people's records."""
+    return ctx.t(
+        f"조회 권한 범위의 기록에 {people}명의 직원이 포함되어 있어, 이 중 어느 것이 질문하신 "
+        "분의 기록인지 알 수 없습니다. 본인 것을 확인하려면 사번을 넣어 다시 물어봐 주세요 "
+        f"(예: '사번 ○○○○○○○○ 육아휴직 잔여 일수').{extra_ko}",
+        f"The records visible to you cover {people} employees, so which of them is yours is "
+        "ambiguous: I cannot tell without an employee number. Ask again with your employee "
+        f"number to get your own.{extra_en}",
+    )
 
 
 def _person_label(ctx: Ctx, person: Person, own: bool) -> str:
@@ -206,7 +224,8 @@ def plan_usage(ctx: Ctx) -> Blocks:
     columns, rows = rows_of(result)
     if people:
         return answer(_person_usage(ctx, people, columns, rows, own=False))
-    blocks, me = own_record(ctx, _used_by_employee(columns, rows))
+    table_text = "\n\n" + _usage_table(ctx, columns, rows) if rows else ""
+    blocks, me = own_record(ctx, _used_by_employee(columns, rows), (table_text, table_text))
     if blocks:
         return blocks
     if me is not None:
@@ -233,8 +252,8 @@ def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
             columns, rows
         )
     depts: dict[str, str] = {}
-    if "부서코드" in columns:
-        emp, dept = columns.index("사번"), columns.index("부서코드")
+    if "부서" in columns:
+        emp, dept = columns.index("사번"), columns.index("부서")
         depts = {str(r[emp]): str(r[dept]) for r in rows}
     kind = leave_type(ctx) or ""
     kind = ctx.t(kind or "휴가", _EN_LEAVE.get(kind, "Leave"))
@@ -299,7 +318,11 @@ def plan_remaining(ctx: Ctx) -> Blocks:
     totals = _used_by_employee(*rows_of(result))
     named = people is not None
     if people is None:
-        blocks, me = own_record(ctx, totals)
+        note = (
+            f" 참고로 현재 시행 중인 {citation}의 부여 일수는 {granted}일입니다.",
+            f" For reference, {citation}, in force, grants {granted} days.",
+        )
+        blocks, me = own_record(ctx, totals, note)
         if blocks:
             return blocks
         people = [me] if me is not None else None
@@ -337,21 +360,18 @@ def plan_remaining(ctx: Ctx) -> Blocks:
         for emp, used in list(totals.items())[:_MAX_ROWS]
     ]
     if cue(ctx.turn.question, "self") and not ctx.ents.emp_nos:
-        lead = ctx.t(
-            f"조회 권한 범위의 기록에 {len(totals)}명의 직원이 포함되어 있어, 이 중 어느 것이 "
-            "질문하신 분의 기록인지 사번 없이는 알 수 없습니다. 본인 것을 확인하려면 사번을 "
-            f"넣어 다시 물어봐 주세요 (예: '사번 ○○○○ 육아휴직 잔여 일수'). {citation}의 "
-            f"부여 일수 {granted}일 기준으로 보이는 기록별 잔여 일수는 다음과 같습니다:\n\n",
-            f"The records visible to you cover {len(totals)} employees, and without an employee "
-            "number I cannot tell which one is yours. Ask again with your employee number to get "
-            f"only your own. Under {citation} ({granted} days), the days left per visible "
-            "record are:\n\n",
+        return answer(
+            ambiguous_self(
+                ctx,
+                len(totals),
+                f" 참고로 현재 시행 중인 {citation}의 부여 일수는 {granted}일입니다.",
+                f" For reference, {citation}, in force, grants {granted} days.",
+            )
         )
-    else:
-        lead = ctx.t(
-            f"{citation} 기준 ({granted}일) 사번별 잔여 일수:\n\n",
-            f"Days left per employee under {citation} ({granted} days):\n\n",
-        )
+    lead = ctx.t(
+        f"{citation} 기준 ({granted}일) 사번별 잔여 일수:\n\n",
+        f"Days left per employee under {citation} ({granted} days):\n\n",
+    )
     return answer(lead + "\n".join(rows_md))
 
 

@@ -13,6 +13,7 @@ from embedded.model.compose import (
     cite,
     date_note,
     days_in,
+    describe_untitled,
     doc_hits,
     failure,
     hits_about,
@@ -21,6 +22,8 @@ from embedded.model.compose import (
     josa,
     not_found,
     squash,
+    title_of,
+    with_titles,
 )
 from embedded.model.entities import resolve_relative
 
@@ -83,7 +86,7 @@ def primary_search(ctx: Ctx) -> ToolCall | None:
 
 def topic_hits(ctx: Ctx) -> list[dict[str, Any]]:
     """Return the main search's hits about the question, the topic's own article first."""
-    hits = hits_of(primary_search(ctx))
+    hits = with_titles(ctx, hits_of(primary_search(ctx)))
     if ctx.ents.title_words:
         found = hits_titled(hits, ctx.ents.title_words)
     else:
@@ -116,6 +119,10 @@ def searched_topic(ctx: Ctx) -> tuple[Blocks | None, list[dict[str, Any]]]:
     if search.failed:
         return answer(failure(ctx, search)), []
     hits = topic_hits(ctx)
+    if not hits and ctx.ents.title_words:
+        step = describe_untitled(ctx, hits_of(search))
+        if step:
+            return step, []
     if not hits:
         return answer(not_found(ctx, topic_label(ctx))), []
     return None, hits
@@ -222,9 +229,9 @@ def plan_effective_date(ctx: Ctx) -> Blocks:
     citation = cite(ctx, str(top.get("doc_no")), top.get("version"), top.get("effective_from"))
     return answer(
         ctx.t(
-            f"{top.get('title')}의 현행 버전은 {citation}이며, {top.get('effective_from')}부터 "
+            f"{title_of(top)}의 현행 버전은 {citation}이며, {top.get('effective_from')}부터 "
             "시행되고 있습니다.",
-            f"The version of {top.get('title')} in force is {citation}; it has applied since "
+            f"The version of {title_of(top)} in force is {citation}; it has applied since "
             f"{top.get('effective_from')}.",
         )
         + date_note(ctx, top)
@@ -257,9 +264,9 @@ def _contact_lines(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
             quoted = " / ".join(f'"{ln}"' for ln in found[:3])
             return answer(
                 ctx.t(
-                    f"{hit.get('title')} ({citation})에 다음과 같이 나와 있습니다: {quoted}. "
+                    f"{title_of(hit)} ({citation})에 다음과 같이 나와 있습니다: {quoted}. "
                     "표시된 내용은 조회 권한에 따라 가려진(마스킹된) 부분이 있을 수 있습니다.",
-                    f"{hit.get('title')} ({citation}) says: {quoted}. Parts may be masked "
+                    f"{title_of(hit)} ({citation}) says: {quoted}. Parts may be masked "
                     "for your access level.",
                 )
             )
@@ -276,6 +283,10 @@ def plan_search(ctx: Ctx) -> Blocks:
     if search.failed:
         return answer(failure(ctx, search))
     hits = topic_hits(ctx)
+    if not hits and ctx.ents.title_words:
+        step = describe_untitled(ctx, hits_of(search))
+        if step:
+            return step
     if not hits:
         return answer(not_found(ctx, topic_label(ctx)))
     if contact:
@@ -290,8 +301,8 @@ def plan_search(ctx: Ctx) -> Blocks:
     body = "\n".join(articles)
     return answer(
         ctx.t(
-            f"{top.get('title')} — {citation}의 관련 조항입니다.\n{body}",
-            f"{top.get('title')} — relevant articles of {citation}:\n{body}",
+            f"{title_of(top)} — {citation}의 관련 조항입니다.\n{body}",
+            f"{title_of(top)} — relevant articles of {citation}:\n{body}",
         )
         + date_note(ctx, top)
     )

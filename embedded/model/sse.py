@@ -7,12 +7,12 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from embedded.model.wire import input_tokens, message_id, output_tokens, stop_reason
+from embedded.model.wire import usage
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from embedded.model.wire import MessagesRequest
+    from embedded.model.wire import MessagesRequest, Reply
 
 _TEXT_PIECE = re.compile(r"\S+\s*|\s+")
 _WORDS_PER_CHUNK = 2
@@ -102,12 +102,12 @@ def _block_events(index: int, block: dict[str, Any]) -> Iterator[SseEvent]:
     yield SseEvent("content_block_stop", {"type": "content_block_stop", "index": index})
 
 
-def stream_events(request: MessagesRequest, blocks: list[dict[str, Any]]) -> Iterator[SseEvent]:
+def stream_events(request: MessagesRequest, reply: Reply) -> Iterator[SseEvent]:
     """Yield the full SSE sequence for a reply.
 
     Args:
         request: The request being answered.
-        blocks: Reply content blocks (text and tool_use).
+        reply: The reply (id, text and tool_use blocks, stop reason).
 
     Yields:
         message_start, per-block start/delta/stop, message_delta, message_stop.
@@ -117,26 +117,27 @@ def stream_events(request: MessagesRequest, blocks: list[dict[str, Any]]) -> Ite
         {
             "type": "message_start",
             "message": {
-                "id": message_id(request),
+                "id": reply.id,
                 "type": "message",
                 "role": "assistant",
                 "model": request.model,
                 "content": [],
                 "stop_reason": None,
                 "stop_sequence": None,
-                "usage": {"input_tokens": input_tokens(request), "output_tokens": 1},
+                "usage": usage(request, None),
             },
         },
     )
     yield SseEvent("ping", {"type": "ping"})
-    for index, block in enumerate(blocks):
+    for index, block in enumerate(reply.content):
         yield from _block_events(index, block)
+    final = usage(request, reply)
     yield SseEvent(
         "message_delta",
         {
             "type": "message_delta",
-            "delta": {"stop_reason": stop_reason(blocks), "stop_sequence": None},
-            "usage": {"output_tokens": output_tokens(blocks)},
+            "delta": {"stop_reason": reply.stop_reason, "stop_sequence": reply.stop_sequence},
+            "usage": {"output_tokens": final["output_tokens"]},
         },
     )
     yield SseEvent("message_stop", {"type": "message_stop"})

@@ -142,8 +142,8 @@ def childcare_platform(name: str, args: dict[str, Any]) -> dict[str, Any] | str:
     if name == "query_hr":
         return {
             "sql": args["question_sql"],
-            "columns": ["사번", "부서코드", "휴가유형", "연도", "사용일수"],
-            "rows": [["11110000", "DEV", "육아휴직", 2032, 13]],
+            "columns": ["사번", "성명", "부서", "휴가종류", "연도", "사용일수"],
+            "rows": [["11110000", "김하늘", "DEV", "육아휴직", 2032, 13]],
             "rowCount": 1,
         }
     raise AssertionError(name)
@@ -168,7 +168,8 @@ def test_remaining_shows_arithmetic() -> None:
     answer, calls = run("나 육아휴직 며칠 남았어?", childcare_platform)
     assert "21일 − 13일 = 8일" in answer
     sql = dict(calls)["query_hr"]["question_sql"]
-    assert "semantic.hr.leave_balance" in sql and "휴가유형 = '육아휴직'" in sql
+    assert "semantic.hr.leave_balance" in sql and "휴가종류 = '육아휴직'" in sql
+    assert "부서코드" not in sql and "휴가유형" not in sql
     assert "비고" not in sql
 
 
