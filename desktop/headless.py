@@ -66,16 +66,19 @@ def quiet_offscreen_plugin() -> Callable[[], None]:
     return restore
 
 
-def parse_gui_args(argv: list[str]) -> argparse.Namespace:
-    """Options of ``regdesk gui`` in headless mode.
-
-    Args:
-        argv: Arguments after ``gui`` (``--offscreen`` already removed or not).
-
-    Returns:
-        The parsed options.
-    """
-    parser = argparse.ArgumentParser(prog="regdesk gui --offscreen")
+def gui_parser() -> argparse.ArgumentParser:
+    """The options of ``regdesk gui`` (the window, or with ``--offscreen`` its headless driver)."""
+    parser = argparse.ArgumentParser(
+        prog="regdesk gui",
+        description=(
+            "Open the RegDesk window. With --offscreen, run the headless driver instead: "
+            "sign the personas in, ask, wait, and print the answers (or JSON) and a screenshot."
+        ),
+        epilog=(
+            "Without --offscreen the window needs a display (DISPLAY or WAYLAND_DISPLAY). "
+            "REGDESK_DATA_DIR keeps history, audit log and UI settings in one directory."
+        ),
+    )
     parser.add_argument("--offscreen", action="store_true", help="no visible window")
     parser.add_argument("--split", default="", help="comma-separated personas, e.g. hong,cho")
     parser.add_argument("--as", dest="persona", default="", help="one persona, single view")
@@ -93,7 +96,19 @@ def parse_gui_args(argv: list[str]) -> argparse.Namespace:
     )
     parser.add_argument("--lang", default="", help="UI language for this run: en or ko")
     parser.add_argument("--theme", default="", help="light or dark for this run")
-    return parser.parse_args(argv)
+    return parser
+
+
+def parse_gui_args(argv: list[str]) -> argparse.Namespace:
+    """Options of ``regdesk gui`` in headless mode.
+
+    Args:
+        argv: Arguments after ``gui`` (``--offscreen`` already removed or not).
+
+    Returns:
+        The parsed options.
+    """
+    return gui_parser().parse_args(argv)
 
 
 def _wait(condition: Any, timeout_s: float) -> bool:

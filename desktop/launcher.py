@@ -183,6 +183,11 @@ def _mcp(argv: list[str]) -> int:
 
 
 def _gui(argv: list[str]) -> int:
+    if "-h" in argv or "--help" in argv:
+        from desktop.headless import gui_parser
+
+        print(gui_parser().format_help())
+        return 0
     if "--offscreen" in argv:
         # The headless driver is for demos and checks: it ignores personal settings.
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -190,6 +195,17 @@ def _gui(argv: list[str]) -> int:
 
         provider = EmbeddedProvider(user_data_dir())
         return run_headless(provider, [a for a in argv if a != "--offscreen"])
+    from desktop.display_check import (
+        NO_DISPLAY_EXIT,
+        display_problem,
+        exit_clearly_if_qt_cannot_start,
+    )
+
+    problem = display_problem()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return NO_DISPLAY_EXIT
+    exit_clearly_if_qt_cannot_start()
     from desktop.app import run_app
     from desktop.settings import configured_services
 
