@@ -9,7 +9,9 @@ reference to another thread is safe.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
 
 ToolDecision = Literal["allow", "approval_required", "deny"]
@@ -179,6 +181,9 @@ class ToolCallFinished:
     """True when the result contains text that looks like instructions."""
     error: str | None = None
     """The error message, for status error or denied."""
+    payload: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """The structured result ``result`` was framed from (read-only), so consumers
+    never parse the framed text back."""
     kind: Literal["tool_call_finished"] = "tool_call_finished"
 
 
@@ -330,9 +335,20 @@ def event_to_dict(event: AgentEvent) -> dict[str, Any]:
         event: Any event of the union.
 
     Returns:
-        A plain dict; citations and usage become dicts too.
+        A plain dict; citations, usage and payloads become dicts too.
     """
-    return dataclasses.asdict(event)
+    return {f.name: plain(getattr(event, f.name)) for f in dataclasses.fields(event)}
+
+
+def plain(value: Any) -> Any:
+    """A JSON-ready copy of an event field: dataclasses and read-only mappings become dicts."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value
 
 
 def usage_to_dict(usage: Usage | None) -> dict[str, Any] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from agent_core.errors import PlatformError
@@ -152,6 +153,7 @@ class ToolRuntime:
             truncated=guarded.truncated,
             injection_suspected=guarded.injection_suspected,
             error=str(error) if status in ("error", "denied") and error else None,
+            payload=MappingProxyType(result.payload),
         )
 
     def run(self, request: ToolRequest, approver: Approver) -> Iterator[AgentEvent]:
