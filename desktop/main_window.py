@@ -123,6 +123,7 @@ class MainWindow(QMainWindow):
         toolbar.addSeparator()
         self.export_action = self._action(toolbar, self.tr("Export…"), self.export_current)
         self._action(toolbar, self.tr("Audit log"), self.open_audit_log)
+        self._action(toolbar, self.tr("Access matrix"), self.open_matrix, "Ctrl+Shift+M")
         self._action(toolbar, self.tr("Settings"), self.open_settings)
         self._action(toolbar, self.tr("About"), self.open_about)
         QShortcut(QKeySequence("Ctrl+P"), self, self.focus_persona_switcher)
@@ -519,6 +520,15 @@ class MainWindow(QMainWindow):
 
         AuditLogDialog(default_audit_path(), self).open()
 
+    def open_matrix(self) -> None:
+        """Open the access matrix for the signed-in personas (one window, reused)."""
+        from desktop.matrix_view import MatrixView
+
+        if getattr(self, "matrix_view", None) is None:
+            self.matrix_view = MatrixView(self.sessions, self)
+        self.matrix_view.show()
+        self.matrix_view.raise_()
+
     def open_settings(self) -> None:
         """Open the settings dialog."""
         from desktop.credentials import CredentialStore
@@ -546,6 +556,8 @@ class MainWindow(QMainWindow):
         self._shut_down = True
         self._chat_history.may_open = False
         self.approvals.reject_all()
+        if getattr(self, "matrix_view", None) is not None:
+            self.matrix_view.shutdown()
         for pane in self.all_panes():
             pane.stop()
         for pane in self.all_panes():

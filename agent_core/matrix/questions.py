@@ -11,7 +11,6 @@ reported as not checked.
 
 from __future__ import annotations
 
-import queue
 import re
 import threading
 import time
@@ -136,33 +135,56 @@ def _deny_writes(request: ApprovalRequested) -> ApprovalDecision:
 
 
 class _SessionPool:
-    """Logged-in sessions per persona, reused one turn at a time."""
+    """Sessions per persona, each running one turn at a time.
 
-    def __init__(self, login: Callable[[str], PersonaSession]) -> None:
+    Owned sessions are logged in on demand (several per persona when the
+    bound allows) and closed at the end. Borrowed ones (the app's signed-in
+    sessions) are one per persona: a second cell of that persona waits for
+    the first, and nothing is closed.
+    """
+
+    def __init__(self, login: Callable[[str], PersonaSession], borrowed: bool) -> None:
         self._login = login
-        self._idle: dict[str, queue.SimpleQueue[PersonaSession]] = {}
+        self._borrowed = borrowed
+        self._idle: dict[str, list[PersonaSession]] = {}
+        self._count: dict[str, int] = {}
         self._all: list[PersonaSession] = []
-        self._lock = threading.Lock()
+        self._cond = threading.Condition()
 
-    def acquire(self, persona: str) -> PersonaSession:
-        with self._lock:
-            idle = self._idle.setdefault(persona, queue.SimpleQueue())
+    def acquire(self, persona: str, cancel: CancelToken) -> PersonaSession | None:
+        """A free session of ``persona``; None when cancelled while waiting."""
+        with self._cond:
+            while True:
+                idle = self._idle.setdefault(persona, [])
+                if idle:
+                    return idle.pop()
+                if not self._borrowed or not self._count.get(persona):
+                    self._count[persona] = self._count.get(persona, 0) + 1
+                    break
+                if cancel.cancelled:
+                    return None
+                self._cond.wait(0.2)
         try:
-            return idle.get_nowait()
-        except queue.Empty:
             session = self._login(persona)
-            with self._lock:
-                self._all.append(session)
-            return session
+        except BaseException:
+            with self._cond:
+                self._count[persona] -= 1
+            raise
+        with self._cond:
+            self._all.append(session)
+        return session
 
     def release(self, persona: str, session: PersonaSession) -> None:
-        self._idle[persona].put(session)
+        with self._cond:
+            self._idle[persona].append(session)
+            self._cond.notify_all()
 
     def close(self) -> None:
-        with self._lock:
+        with self._cond:
             sessions, self._all = self._all, []
-        for s in sessions:
-            s.close()
+        if not self._borrowed:
+            for s in sessions:
+                s.close()
 
 
 class QuestionMatrixRunner:
@@ -173,6 +195,8 @@ class QuestionMatrixRunner:
         truth: Ground truth (canaries), or None.
         max_workers: Turns at once.
         allow_writes: Honour a case's ``approval: approve`` (writes to the platform).
+        borrowed: ``login`` hands out sessions someone else owns (one per persona,
+            never closed here) instead of logging in new ones.
     """
 
     def __init__(
@@ -182,8 +206,10 @@ class QuestionMatrixRunner:
         *,
         max_workers: int = DEFAULT_WORKERS,
         allow_writes: bool = False,
+        borrowed: bool = False,
     ) -> None:
         self.login = login
+        self.borrowed = borrowed
         self.truth = truth or {}
         self.max_workers = max(1, max_workers)
         self.allow_writes = allow_writes
@@ -194,9 +220,13 @@ class QuestionMatrixRunner:
         return _deny_writes
 
     def _check(
-        self, question: MatrixQuestion, persona: str, answer: str, tools: list[str],
+        self,
+        question: MatrixQuestion,
+        persona: str,
+        answer: str,
+        tools: list[str],
         events: list[AgentEvent],
-    ) -> tuple[QuestionStatus, list[str], list[str]]:  # fmt: skip
+    ) -> tuple[QuestionStatus, list[str], list[str]]:
         expect = question.expectations(persona)
         notes: list[str] = []
         if "ledger_rows" in expect and not self.allow_writes:
@@ -220,11 +250,13 @@ class QuestionMatrixRunner:
             return QuestionCell(persona, question.case, question.ask, "cancelled")
         started = time.perf_counter()
         try:
-            session = pool.acquire(persona)
+            session = pool.acquire(persona, cancel)
         except Exception as exc:  # a refused login is this cell's result, not a crash
             return QuestionCell(
                 persona, question.case, question.ask, "error", failures=(f"login failed: {exc}",)
             )
+        if session is None:
+            return QuestionCell(persona, question.case, question.ask, "cancelled")
         turn_cancel = CancelToken()
         remove = cancel.on_cancel(turn_cancel.cancel)
         events: list[AgentEvent] = []
@@ -290,7 +322,7 @@ class QuestionMatrixRunner:
         total = len(tasks)
         done = 0
         lock = threading.Lock()
-        pool = _SessionPool(self.login)
+        pool = _SessionPool(self.login, self.borrowed)
 
         def work(task: tuple[MatrixQuestion, str]) -> QuestionCell:
             nonlocal done

@@ -48,6 +48,7 @@ def run_matrix(
     baseline_name: str | None = None,
     max_workers: int = DEFAULT_WORKERS,
     allow_writes: bool = False,
+    borrowed_sessions: bool = False,
     cancel: CancelToken | None = None,
     on_progress: Callable[[int, int, QuestionCell], None] | None = None,
 ) -> MatrixRun:
@@ -65,6 +66,8 @@ def run_matrix(
         baseline_name: Its file name, for reports.
         max_workers: Turns at once.
         allow_writes: Let cases with ``approval: approve`` write.
+        borrowed_sessions: ``login`` returns sessions the caller owns (the app's
+            signed-in ones): one turn at a time per persona, none closed.
         cancel: Cancels probing and turns.
         on_progress: ``(done, total, cell)`` after each question cell.
 
@@ -98,7 +101,11 @@ def run_matrix(
         if login is None:
             raise ValueError("a question matrix needs a login function for agent sessions")
         runner = QuestionMatrixRunner(
-            login, truth, max_workers=max_workers, allow_writes=allow_writes
+            login,
+            truth,
+            max_workers=max_workers,
+            allow_writes=allow_writes,
+            borrowed=borrowed_sessions,
         )
         run.questions = runner.run(questions, personas, cancel, on_progress)
     if baseline is not None:

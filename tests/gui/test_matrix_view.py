@@ -1,0 +1,148 @@
+"""The Matrix view over the real embedded services: grid, colours, click-through, cancel.
+
+With ``REGDESK_SCREENSHOT_DIR`` set, the probed view is saved there as
+``matrix_view.png`` (the README's screenshot).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
+
+from agent_core.scenarios import persona_password
+from agent_core.session import PersonaSession
+from desktop.matrix_view import MatrixView, status_colors
+from desktop.sessions import SessionRegistry
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from agent_core.config import Endpoints
+
+PERSONAS = ("hong", "park", "cho")
+CONTACT = "semantic.hr.employees.연락처"
+
+
+@pytest.fixture
+def registry(endpoints: Endpoints) -> Iterator[SessionRegistry]:
+    truth = endpoints.ground_truth or {}
+    sessions = SessionRegistry()
+    for p in PERSONAS:
+        sessions.add(PersonaSession.login(endpoints, p, persona_password(truth, p), audit=False))
+    yield sessions
+    for s in sessions:
+        s.close()
+
+
+@pytest.fixture
+def view(qtbot: Any, registry: SessionRegistry) -> Iterator[MatrixView]:
+    widget = MatrixView(registry)
+    qtbot.addWidget(widget)
+    widget.show()
+    yield widget
+    widget.shutdown()
+
+
+def _index(model: Any, persona: str, kind: str, name: str) -> Any:
+    row = model.rows.index((kind, name))
+    return model.index(row, 1 + model.personas.index(persona))
+
+
+def test_probe_fills_the_grid_with_personas_as_columns(
+    qtbot: Any, view: MatrixView, tmp_path: Path
+) -> None:
+    assert view.selected_personas() == list(PERSONAS)
+    with qtbot.waitSignal(view.run_finished, timeout=60000):
+        assert view.start(with_questions=False)
+    model = view.access_model
+    assert [
+        model.headerData(i, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
+        for i in range(1, 4)
+    ] == list(PERSONAS)
+    park = _index(model, "park", "column", CONTACT)
+    cho = _index(model, "cho", "column", CONTACT)
+    assert "masked" in model.data(park, Qt.ItemDataRole.DisplayRole)
+    assert "visible" in model.data(cho, Qt.ItemDataRole.DisplayRole)
+    masked_bg = model.data(park, Qt.ItemDataRole.BackgroundRole)
+    assert masked_bg != model.data(cho, Qt.ItemDataRole.BackgroundRole)
+    # click-through: the probing query and what came back
+    view.access_table.clicked.emit(_index(model, "park", "relation", "semantic.hr.leave_balance"))
+    detail = view.detail.toPlainText()
+    assert "SELECT count(*) AS n FROM semantic.hr.leave_balance" in detail and "count =" in detail
+    view.access_table.clicked.emit(park)
+    assert "show a mask" in view.detail.toPlainText()
+    out = os.environ.get("REGDESK_SCREENSHOT_DIR")
+    if out:
+        view.only_differing.setChecked(True)  # what a policy author looks at first
+        park = _index(model, "park", "column", CONTACT)
+        view.access_table.setCurrentIndex(park)
+        view.access_table.clicked.emit(park)
+        view.grab().save(str(Path(out) / "matrix_view.png"))
+        view.only_differing.setChecked(False)
+    # the same data the CLI prints: export it and read it back
+    exported = json.loads(view.export(tmp_path / "run.json").read_text(encoding="utf-8"))
+    assert exported["personas"] == list(PERSONAS)
+    assert exported["cells"] == [c.to_dict() for c in view.run.cells] if view.run else False
+    assert "<!DOCTYPE html>" in view.export(tmp_path / "run.html").read_text(encoding="utf-8")
+
+
+def test_only_differing_rows_filter(qtbot: Any, view: MatrixView) -> None:
+    with qtbot.waitSignal(view.run_finished, timeout=60000):
+        view.start(with_questions=False)
+    everything = view.access_model.rowCount()
+    view.only_differing.setChecked(True)
+    rows = view.access_model.rows
+    assert 0 < len(rows) < everything
+    assert ("column", CONTACT) in rows
+    assert ("column", "semantic.hr.employees.주민등록번호") not in rows  # denied to all alike
+
+
+def test_question_run_shows_progress_and_cancel_ends_it(qtbot: Any, view: MatrixView) -> None:
+    view.question_edit.setText("육아휴직 며칠까지 쓸 수 있어?")
+    with qtbot.waitSignal(view.run_finished, timeout=60000) as done:
+        view.ask_button.click()
+        assert view.cancel_button.isEnabled() and not view.ask_button.isEnabled()
+    run = done.args[0]
+    assert {q.persona for q in run.questions} == set(PERSONAS)
+    assert view.progress.value() == view.progress.maximum() == 3
+    assert view.tabs.currentWidget() is view.question_table
+    view.question_table.clicked.emit(view.question_model.index(0, 1))
+    assert "육아휴직" in view.detail.toPlainText()
+    # cancelled right away: the run still ends, with cancelled cells
+    with qtbot.waitSignal(view.run_finished, timeout=60000) as cancelled:
+        view.ask_button.click()
+        view.cancel_button.click()
+    statuses = {q.status for q in cancelled.args[0].questions}
+    assert "cancelled" in statuses or statuses <= {"answered", "pass"}
+    assert view.ask_button.isEnabled() and not view.cancel_button.isEnabled()
+
+
+def test_status_colours_follow_light_and_dark_palettes() -> None:
+    light, dark = QPalette(), QPalette()
+    light.setColor(QPalette.ColorRole.Base, QColor("#ffffff"))
+    dark.setColor(QPalette.ColorRole.Base, QColor("#1e1e1e"))
+    for status in ("visible", "masked", "denied", "hidden", "not_probed", "fail"):
+        bg_light, fg_light = status_colors(status, light)
+        bg_dark, fg_dark = status_colors(status, dark)
+        assert bg_light.lightness() > 150 > bg_dark.lightness()
+        # text stays readable on its own background in both themes
+        assert abs(bg_light.lightness() - fg_light.lightness()) > 100
+        assert abs(bg_dark.lightness() - fg_dark.lightness()) > 100
+
+
+# offscreen has neither window stacking nor size hints
+@pytest.mark.qt_log_ignore("does not support raise", "does not support propagateSizeHints")
+def test_main_window_action_opens_the_matrix_view(qtbot: Any, window_factory: Any) -> None:
+    window = window_factory()
+    window.open_matrix()
+    view = window.matrix_view
+    assert view.isVisible()
+    assert not view.probe_button.isEnabled()  # nobody signed in yet
+    window.open_matrix()
+    assert window.matrix_view is view
