@@ -35,7 +35,14 @@ if TYPE_CHECKING:
 
     from agent_core.approval import ApprovalDecision, Approver
     from agent_core.cancel import CancelToken
-    from agent_core.events import AgentEvent, AnswerFinished, ApprovalRequested
+    from agent_core.events import (
+        AgentEvent,
+        AnswerFinished,
+        ApprovalRequested,
+        ModelRetry,
+        TurnFailed,
+        Usage,
+    )
     from desktop.turn_worker import TurnController, TurnFunction
 
 ApprovalHandler = Callable[["PersonaPane", "ApprovalRequested"], None]
@@ -165,6 +172,10 @@ class PaneResult:
     """Every event of the turn, as JSON-ready dicts."""
     message: str = ""
     """Failure message, if any."""
+    usage: dict[str, Any] | None = None
+    """Tokens of the turn (input, output, cache read and write) and the estimated cost."""
+    cut_off: bool = False
+    """True when the answer stopped at the output limit."""
     saved: bool = False
     """True once the turn was committed to the history file."""
 
@@ -263,8 +274,19 @@ class PersonaPane(QWidget):
         self._result: PaneResult | None = None
         self._started = 0.0
         self.chat.citation_clicked.connect(self.citation_clicked)
+        self.chat.clicked.connect(lambda index: self.transcript.toggle(index.row()))
+        self.settings_button = QPushButton(self.tr("Choose another model in Settings…"), self)
+        self.settings_button.hide()
+        self.settings_button.clicked.connect(self._open_settings)
+        self.header_extra.addWidget(self.settings_button)
+        self._retry_note = ""
         self._update_header()
         self._update_empty()
+
+    def _open_settings(self) -> None:
+        opener = getattr(self.window(), "open_settings", None)
+        if callable(opener):
+            opener()
 
     def _update_empty(self, *_: object) -> None:
         empty = self.transcript.rowCount() == 0
@@ -339,6 +361,9 @@ class PersonaPane(QWidget):
         else:
             return False
         self.transcript.add_question(question)
+        self.transcript.mark_attempt()
+        self.settings_button.hide()
+        self._retry_note = ""
         self._result = PaneResult(self.persona, question, started_at=time.time())
         self._started = time.perf_counter()
         from desktop.turn_worker import TurnController  # the first turn, not the first paint
@@ -405,7 +430,7 @@ class PersonaPane(QWidget):
 
         result = self._result
         for event in batch:
-            if result is not None and event.kind != "answer_delta":
+            if result is not None and event.kind not in ("answer_delta", "thinking_delta"):
                 result.events.append(event_to_dict(event))
             self._apply(event, result)
 
@@ -423,16 +448,30 @@ class PersonaPane(QWidget):
             self.tools.resolve_approval(event)  # type: ignore[arg-type]
         elif kind == "tool_call_finished":
             self.tools.finish_call(event)  # type: ignore[arg-type]
+        elif kind in ("thinking_delta", "thinking", "model_retry", "model_call_finished"):
+            self._apply_model_event(event)
         elif kind == "answer_finished":
             verbatim = tool_values(call.result for call in self.tools.calls)
             finished: AnswerFinished = event  # type: ignore[assignment]
             self.transcript.finish_answer(finished.text, finished.citations, verbatim)
+            if finished.cut_off:
+                self.transcript.add_notice(
+                    self.tr("Cut off: the answer reached the output limit and is incomplete.")
+                )
+            self._show_usage(finished.usage, result)
             if result is not None:
                 result.answer, result.status = event.text, "answered"  # type: ignore[union-attr]
+                result.cut_off = finished.cut_off
         elif kind == "turn_failed":
+            failed: TurnFailed = event  # type: ignore[assignment]
+            self.transcript.discard_attempt()  # a partial answer is never kept as one
             self.transcript.end_streaming()
             self.tools.abandon_running(failed=True)
-            self.transcript.add_notice(self.failure_notice(event.failure, event.message))  # type: ignore[union-attr]
+            self.transcript.add_notice(
+                self.failure_notice(failed.failure, failed.message, failed.action)
+            )
+            self.settings_button.setVisible(failed.action == "settings")
+            self._show_usage(failed.usage, result)
             if result is not None:
                 result.status, result.message = "failed", event.message  # type: ignore[union-attr]
         elif kind == "turn_cancelled":
@@ -442,16 +481,71 @@ class PersonaPane(QWidget):
             if result is not None:
                 result.status = "cancelled"
 
-    def failure_notice(self, failure: str, message: str) -> str:
+    def _apply_model_event(self, event: AgentEvent) -> None:
+        """Thinking rows, retries (the abandoned attempt's text dropped) and call boundaries."""
+        from agent_core.turn import RETRY_WORDS
+
+        kind = event.kind
+        if kind == "thinking_delta":
+            self._retry_note = ""
+            self.transcript.append_thinking(event.text)  # type: ignore[union-attr]
+        elif kind == "thinking":
+            self.transcript.finish_thinking(event.text)  # type: ignore[union-attr]
+        elif kind == "model_retry":
+            retry: ModelRetry = event  # type: ignore[assignment]
+            if retry.discard:
+                self.transcript.discard_attempt()
+            words = RETRY_WORDS.get(retry.reason, retry.reason)
+            if retry.reason == "max_tokens":
+                note = self.tr("Trying again with a larger output limit ({0})").format(words)
+            else:
+                note = self.tr("retrying in {0} s ({1})").format(f"{retry.delay_s:.0f}", words)
+            self._retry_note = note
+            self.transcript.add_notice(note)
+            self.transcript.mark_attempt()
+            self._update_activity()
+        elif kind == "model_call_finished":
+            self._retry_note = ""
+            stop = getattr(event, "stop_reason", None)
+            if stop not in ("max_tokens", "model_context_window_exceeded"):
+                self.transcript.mark_attempt()
+
+    def _show_usage(self, usage: Usage | None, result: PaneResult | None) -> None:
+        """Tokens and the estimated cost of the turn, as a line under it."""
+        from agent_core.events import usage_to_dict
+
+        if usage is None or not usage.model_calls:
+            return
+        if result is not None:
+            result.usage = usage_to_dict(usage)
+        offline = bool(getattr(getattr(self.session, "endpoints", None), "offline_model", False))
+        if offline and usage.cost_usd is None:
+            return  # the offline planner's token counts are estimates of nothing billed
+        line = self.tr("{0} tokens in, {1} out").format(
+            f"{usage.total_input_tokens:,}", f"{usage.output_tokens:,}"
+        )
+        if usage.cache_read_input_tokens:
+            line += self.tr(" ({0} read from cache)").format(f"{usage.cache_read_share:.0%}")
+        if usage.cost_usd is not None:
+            line += self.tr(" · ≈ ${0}").format(f"{usage.cost_usd:.4f}")
+        self.transcript.add_notice(line)
+
+    def failure_notice(self, failure: str, message: str, action: str | None = None) -> str:
         """What a failed turn tells the person: what to do first, the details after.
 
         Args:
             failure: The failure kind (auth, network, timeout, model, refused).
             message: The technical message (shortened here; the history keeps it whole).
+            action: ``settings`` when the fix is in Settings (model, key, endpoint).
 
         Returns:
             One translated line.
         """
+        if action == "settings":
+            detail = message if len(message) <= 160 else message[:159] + "…"
+            return self.tr("{0} Open Settings to fix it. ({1})").format(
+                self.tr("The model endpoint refused this model or key."), detail
+            )
         advice = {
             "auth": self.tr("Your sign-in is no longer valid. Sign in again and ask again."),
             "network": self.tr(
@@ -518,7 +612,9 @@ class PersonaPane(QWidget):
             self.activity.setText(self.tr("Saving…"))
         elif self.running:
             seconds = time.perf_counter() - self._started
-            self.activity.setText(self.tr("Working… {0} s").format(f"{seconds:.1f}"))
+            working = self.tr("Working… {0} s").format(f"{seconds:.1f}")
+            note = self._retry_note
+            self.activity.setText(f"{working} — {note}" if note else working)
         else:
             self._activity_timer.stop()
             self.activity.hide()

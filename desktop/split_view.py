@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.comparison import compare_panes
+from agent_core.compare import compare_panes
 from desktop.comparison_strip import ComparisonStrip
 from desktop.persona_pane import PersonaPane
 from desktop.verbatim import tool_values_of_events
@@ -38,6 +38,8 @@ def result_dict(result: PaneResult) -> dict[str, Any]:
         "elapsed_ms": round(result.elapsed_ms, 1),
         "started_at": result.started_at,
         "verbatim": list(tool_values_of_events(result.events)),
+        "usage": result.usage,
+        "cut_off": result.cut_off,
     }
 
 

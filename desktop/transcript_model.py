@@ -30,7 +30,7 @@ from desktop.verbatim import protect_values
 if TYPE_CHECKING:
     from agent_core.events import Citation
 
-RowRole = Literal["user", "assistant", "narration", "notice"]
+RowRole = Literal["user", "assistant", "narration", "notice", "thinking"]
 
 ROLE_KIND = Qt.ItemDataRole.UserRole + 1
 """Which kind of row: user, assistant, narration, notice."""
@@ -254,6 +254,22 @@ def parse_cite_link(href: str) -> tuple[str, int | None] | None:
     return doc_no, int(version) if version.isdigit() else None
 
 
+def thinking_html(text: str, expanded: bool) -> str:
+    """A thinking row: ``▸ Thinking: first line…`` collapsed, the whole summary expanded."""
+    from PySide6.QtCore import QCoreApplication
+
+    title = QCoreApplication.translate("TranscriptModel", "Thinking")
+    summary = " ".join(text.split())
+    if not summary:
+        note = QCoreApplication.translate("TranscriptModel", "(not shown by the model)")
+        return f"<i>{html.escape(title)} {html.escape(note)}</i>"
+    if not expanded:
+        short = summary if len(summary) <= 90 else summary[:89] + "…"
+        return f"<i>▸ {html.escape(title)}: {html.escape(short)}</i>"
+    body = html.escape(text.strip()).replace("\n", "<br>")
+    return f"<i>▾ {html.escape(title)}</i><br><i>{body}</i>"
+
+
 @dataclass
 class TranscriptRow:
     """One bubble of the conversation."""
@@ -273,6 +289,8 @@ class TranscriptRow:
     key: int = field(default_factory=lambda: next(_keys))
     """Stable id."""
     _rendered: tuple[int, str] | None = field(default=None, repr=False, compare=False)
+    expanded: bool = False
+    """A thinking row shows its whole summary (click toggles); collapsed it shows one line."""
 
     def html(self) -> str:
         """Rich text for the row.
@@ -280,6 +298,8 @@ class TranscriptRow:
         A finished answer is rendered from Markdown (once per revision); while
         it streams, plain escaping keeps it cheap.
         """
+        if self.kind == "thinking":
+            return thinking_html(self.text, self.expanded)
         if self.kind != "assistant":
             return html.escape(self.text).replace("\n", "<br>")
         if self.streaming:
@@ -296,6 +316,7 @@ class TranscriptModel(QAbstractListModel):
         super().__init__(parent)
         self._rows: list[TranscriptRow] = []
         self._pending: list[str] = []
+        self._attempt_start = 0
         key = id(self)
         self.destroyed.connect(lambda *_: _frame_flusher().forget_key(key))
 
@@ -404,6 +425,56 @@ class TranscriptModel(QAbstractListModel):
             self._append(
                 TranscriptRow("assistant", text, citations=citations, verbatim=verbatim)
             )
+
+    def append_thinking(self, text: str) -> None:
+        """Grow the model's current thinking row (a summary, never part of the answer)."""
+        self.flush()
+        if self._rows and self._rows[-1].kind == "thinking" and self._rows[-1].streaming:
+            self._rows[-1].text += text
+            self._changed(len(self._rows) - 1)
+        else:
+            self._append(TranscriptRow("thinking", text, streaming=True))
+
+    def finish_thinking(self, text: str) -> None:
+        """A thinking block ended: its whole summary replaces the streamed one."""
+        self.flush()
+        if self._rows and self._rows[-1].kind == "thinking" and self._rows[-1].streaming:
+            row = self._rows[-1]
+            row.text, row.streaming = text or row.text, False
+            self._changed(len(self._rows) - 1)
+        else:
+            self._append(TranscriptRow("thinking", text))
+
+    def toggle(self, position: int) -> bool:
+        """Expand or collapse a thinking row.
+
+        Returns:
+            True when the row was a thinking row.
+        """
+        if not 0 <= position < len(self._rows) or self._rows[position].kind != "thinking":
+            return False
+        self._rows[position].expanded = not self._rows[position].expanded
+        self._changed(position)
+        return True
+
+    def mark_attempt(self) -> None:
+        """Rows from here on belong to the model call now streaming."""
+        self.flush()
+        self._attempt_start = len(self._rows)
+
+    def discard_attempt(self) -> None:
+        """Drop what the abandoned model call streamed (its text and thinking rows)."""
+        self.flush()
+        start = min(self._attempt_start, len(self._rows))
+        while (
+            len(self._rows) > start
+            and self._rows[-1].kind in ("assistant", "thinking")
+            and (self._rows[-1].streaming or self._rows[-1].kind == "thinking")
+        ):
+            position = len(self._rows) - 1
+            self.beginRemoveRows(QModelIndex(), position, position)
+            self._rows.pop()
+            self.endRemoveRows()
 
     def end_streaming(self) -> None:
         """Close a streaming row without a final answer (stopped or failed)."""
