@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.comparison import TOKEN_KINDS, row_count_table
+from agent_core.compare import TOKEN_KINDS, row_count_table
 from desktop.theme import error_color
 
 
@@ -91,7 +91,7 @@ class ComparisonStrip(QWidget):
 
         Args:
             panes: The panes' results (persona, answer, tools).
-            differences: ``desktop.comparison.compare_panes(panes)``.
+            differences: ``agent_core.compare.compare_panes(panes)``.
         """
         self.panes, self.differences = panes, differences
         self.export_button.setEnabled(True)

@@ -1,6 +1,6 @@
 """A turn or a split-view comparison as Markdown (for people) and JSON (for scripts).
 
-Pane and difference dicts come from the split view (``desktop.comparison``). A
+Pane and difference dicts come from the split view (``agent_core.compare``). A
 pane is ``{"persona", "display_name"?, "question"?, "answer", "status"?,
 "events"?: [event dicts], "tools"?: [{"tool", "status", "row_count", ...}]}``;
 the tool table uses ``events`` when present, else ``tools``. A difference is

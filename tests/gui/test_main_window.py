@@ -214,7 +214,7 @@ def test_first_paint_imports_only_what_it_shows(tmp_path: Path) -> None:
     assert "desktop.main_window" in loaded  # the window was built and shown
     deferred = {
         "desktop.split_view",
-        "desktop.comparison",
+        "agent_core.compare",
         "desktop.persona_pane",
         "desktop.chat_view",
         "desktop.tool_call_panel",

@@ -129,8 +129,8 @@ def test_comparison_json_keeps_panes_and_differences() -> None:
 
 
 def test_comparison_of_split_view_results_reads_well() -> None:
-    """Panes and differences in the split view's own shape (desktop.comparison)."""
-    from desktop.comparison import compare_panes
+    """Panes and differences in the split view's own shape (agent_core.compare)."""
+    from agent_core.compare import compare_panes
 
     panes = [
         {

@@ -1,8 +1,13 @@
-"""What differs between the finished panes of a split comparison (no Qt).
+"""What differs between the answers of the same question asked as several personas.
+
+One comparison for every surface: the split view's strip, its exports, the
+headless driver's JSON and ``regdesk compare --json`` all read
+:func:`compare_turns` (or :func:`compare_panes` on finished panes), so they
+report the same differences for the same question.
 
 Each pane is a dict ``{"persona", "answer", "tools": [{"tool", "status",
-"row_count", ...}]}``. The differences are plain dicts so that export, the
-headless driver's JSON and the strip widget all read the same thing:
+"row_count", ...}]}`` (:func:`pane_of` makes one from a turn record). The
+differences are plain dicts:
 
 - ``{"kind", "value", "present": [...], "absent": [...]}`` — a token in some
   answers but not others. ``kind`` is one of ``TOKEN_KINDS`` (``doc_no``,
@@ -20,7 +25,10 @@ headless driver's JSON and the strip widget all read the same thing:
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agent_core.record import TurnRecord
 
 DOC_NO = re.compile(r"\b[A-Z]{2,4}-[A-Z]{3}-\d{3}\b")
 """Document numbers such as HR-REG-003."""
@@ -191,6 +199,41 @@ def compare_panes(panes: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if len(set(statuses.values())) > 1:
             differences.append({"kind": "call_status", "tool": tool, "statuses": statuses})
     return differences
+
+
+def pane_of(record: TurnRecord) -> dict[str, Any]:
+    """The comparison's view of a turn: persona, status, answer and its calls."""
+    return {
+        "persona": record.persona,
+        "status": record.status,
+        "answer": record.answer if record.status == "answered" else "",
+        "tools": [
+            {"tool": c.tool, "status": c.status, "row_count": c.row_count} for c in record.calls
+        ],
+    }
+
+
+def compare_turns(records: list[TurnRecord]) -> dict[str, Any]:
+    """Compare the turns that answered; the others are named, not judged.
+
+    A stopped or failed turn has no answer to compare, so counting its missing
+    figures as differences would report policy where there is none.
+
+    Args:
+        records: One finished turn per persona, in display order.
+
+    Returns:
+        ``{"compared": [personas], "excluded": {persona: status}, "differences": [...],
+        "row_counts": [...]}``.
+    """
+    panes = [pane_of(r) for r in records]
+    answered = [p for p in panes if p["status"] == "answered"]
+    return {
+        "compared": [p["persona"] for p in answered],
+        "excluded": {p["persona"]: p["status"] for p in panes if p["status"] != "answered"},
+        "differences": compare_panes(answered),
+        "row_counts": row_count_table(answered),
+    }
 
 
 def row_count_table(panes: list[dict[str, Any]]) -> list[dict[str, Any]]:

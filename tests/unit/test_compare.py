@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from desktop.comparison import (
+from agent_core.compare import (
     answer_figures,
     answer_tokens,
     compare_panes,
