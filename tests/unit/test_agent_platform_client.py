@@ -228,6 +228,23 @@ def test_epoch_day_dates_arrive_as_iso(fake: tuple[Script, str]) -> None:
     assert client.execute_sql("SELECT 1")["rows"] == [["2025-03-15", 20162]]
 
 
+def test_epoch_days_as_digit_strings_in_retriever_and_link_rows_arrive_as_iso(
+    fake: tuple[Script, str],
+) -> None:
+    script, url = fake
+    client = PlatformClient(url, "hong", "pw")
+    script.body = {
+        "columns": ["doc_no", "version", "effective_from", "effective_to"],
+        "rows": [["HR-REG-003", 3, "20162", 20809], ["HR-REG-003", 4, 20809, None]],
+    }
+    expected = [
+        ["HR-REG-003", 3, "2025-03-15", "2026-12-22"],
+        ["HR-REG-003", 4, "2026-12-22", None],
+    ]
+    assert client.invoke_retriever("semantic.rag.regulation_search", {"q": "x"})["rows"] == expected
+    assert client.traverse_link("reg.ontology.has_version", "HR-REG-003")["rows"] == expected
+
+
 def test_stalled_platform_times_out(fake: tuple[Script, str]) -> None:
     script, url = fake
     client = PlatformClient(url, "hong", "pw", timeout=0.3)
