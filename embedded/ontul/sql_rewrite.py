@@ -181,6 +181,29 @@ def denied_reads(relation: Relation, decision: Decision) -> set[tuple[str, str]]
     return {(relation.backing, c) for c in decision.denied_columns if c not in masked_reads}
 
 
+def _name_computed_columns(tree: exp.Query) -> None:
+    """Alias unnamed computed result columns with the caller's own expression text.
+
+    SQLite names such a column after the SQL it ran, which after rewriting would
+    show the barrier CTE names (``_rel_1``) instead of what the caller wrote.
+    """
+    select: object = tree
+    while isinstance(select, exp.SetOperation):
+        select = select.this  # the leftmost SELECT names a compound's columns
+    if not isinstance(select, exp.Select):
+        return
+    named = []
+    for projection in select.expressions:
+        if isinstance(projection, exp.Alias | exp.Column | exp.Star) or not isinstance(
+            projection, exp.Expression
+        ):
+            named.append(projection)
+            continue
+        text = projection.sql(dialect="sqlite")
+        named.append(exp.alias_(projection, exp.to_identifier(text, quoted=True), copy=False))
+    select.set("expressions", named)
+
+
 class SqlRewriter:
     """Checks and rewrites caller SQL against the policy engine."""
 
@@ -254,6 +277,7 @@ class SqlRewriter:
                     raise QueryRefused(
                         f"column {ident.name} is denied by policy and cannot be referenced"
                     )
+        _name_computed_columns(tree)
         tables: set[str] = set(physical)
         blocked: set[tuple[str, str]] = set(CREDENTIAL_COLUMNS) if physical else set()
         cte_names: dict[str, str] = {}
