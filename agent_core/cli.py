@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_core.approval import ApprovalDecision, approve_all
 from agent_core.cancel import CancelToken
+from agent_core.compare import compare_turns, describe_difference
 from agent_core.config import EFFORT_CHOICES
 from agent_core.errors import AdminRefusedError, PlatformError
 from agent_core.events import (
@@ -26,7 +27,6 @@ from agent_core.events import (
     AnswerFinished,
     ApprovalRequested,
     FailureKind,
-    ModelCallFinished,
     ModelRetry,
     Narration,
     Thinking,
@@ -34,11 +34,9 @@ from agent_core.events import (
     ToolCallStarted,
     TurnCancelled,
     TurnFailed,
-    TurnStarted,
-    event_to_dict,
-    usage_to_dict,
 )
 from agent_core.matrix.command import add_matrix_parser, matrix_command
+from agent_core.record import TurnRecord
 from agent_core.scenarios import admin_ledger, load_cases, persona_password, run_case
 from agent_core.session import PersonaSession
 from agent_core.turn import RETRY_WORDS
@@ -95,58 +93,10 @@ def _password(args: argparse.Namespace, endpoints: Endpoints, persona: str) -> s
 
 def _turn_record(
     persona: str, question: str, events: list[AgentEvent], model: str, elapsed_ms: float
-) -> dict[str, Any]:
-    finished = next((e for e in events if isinstance(e, AnswerFinished)), None)
-    calls: dict[str, dict[str, Any]] = {}
-    for e in events:
-        if isinstance(e, ToolCallStarted):
-            calls[e.call_id] = {"name": e.tool, "arguments": e.arguments, "decision": e.decision}
-        elif isinstance(e, ToolCallFinished) and e.call_id in calls:
-            calls[e.call_id].update(
-                status=e.status, row_count=e.row_count, duration_ms=round(e.duration_ms, 1)
-            )
-    failed = next((e for e in events if isinstance(e, TurnFailed)), None)
-    started = next((e for e in events if isinstance(e, TurnStarted)), None)
-    usage = finished.usage if finished else failed.usage if failed else None
-    model_calls = [
-        {
-            "call": e.call_index,
-            "model": e.model,
-            "stop_reason": e.stop_reason,
-            "request_id": e.request_id,
-            "request_bytes": e.request_bytes,
-            "usage": usage_to_dict(e.usage),
-        }
-        for e in events
-        if isinstance(e, ModelCallFinished)
-    ]
-    return {
-        "persona": persona,
-        "question": question,
-        "answer": finished.text if finished else "",
-        "tools": [call["name"] for call in calls.values()],
-        "tool_calls": list(calls.values()),
-        "citations": [
-            {"doc_no": c.doc_no, "version": c.version, "effective_from": c.effective_from}
-            for c in (finished.citations if finished else ())
-        ],
-        "events": [event_to_dict(e) for e in events],
-        "model": started.model if started else model,
-        "elapsed_ms": round(elapsed_ms, 1),
-        "cut_off": bool(finished and finished.cut_off),
-        "stop_reason": finished.stop_reason if finished else None,
-        "usage": usage_to_dict(usage),
-        "model_calls": model_calls,
-        "retries": sum(isinstance(e, ModelRetry) for e in events),
-        "failure": {
-            "kind": failed.failure,
-            "message": failed.message,
-            "request_id": failed.request_id,
-            "action": failed.action,
-        }
-        if failed
-        else None,
-    }
+) -> TurnRecord:
+    record = TurnRecord.from_events(events, persona=persona, question=question, model=model)
+    record.elapsed_ms = elapsed_ms
+    return record
 
 
 def _run(
@@ -157,7 +107,7 @@ def _run(
     approver: Approver,
     on_event: Callable[[AgentEvent], None] | None = None,
     cancel: CancelToken | None = None,
-) -> dict[str, Any]:
+) -> TurnRecord:
     started = time.perf_counter()
     cancel = cancel if cancel is not None else CancelToken()
     events: list[AgentEvent] = []
@@ -250,8 +200,8 @@ def _print_event(event: AgentEvent) -> None:
         print("\ncancelled", file=sys.stderr)
 
 
-def _exit_code(record: dict[str, Any]) -> int:
-    return 2 if record.get("failure") else 0
+def _exit_code(record: TurnRecord) -> int:
+    return 2 if record.failure is not None else 0
 
 
 def _ask(args: argparse.Namespace, endpoints: Endpoints) -> int:
@@ -270,7 +220,7 @@ def _ask(args: argparse.Namespace, endpoints: Endpoints) -> int:
         endpoints, args.persona, password, question, approver, None if args.json else _print_event
     )
     if args.json:
-        print(json.dumps(record, ensure_ascii=False, default=str))
+        print(json.dumps(record.to_dict(), ensure_ascii=False, default=str))
     return _exit_code(record)
 
 
@@ -301,15 +251,14 @@ def _wrap(text: str, width: int) -> list[str]:
     return lines
 
 
-def _side_by_side(records: list[dict[str, Any]], width: int = 58) -> str:
+def _side_by_side(records: list[TurnRecord], width: int = 58) -> str:
     columns: list[list[str]] = []
     for r in records:
-        lines = [f"== {r['persona']} ==", ""]
-        lines.extend(_wrap(r["answer"] or (r.get("failure") or {}).get("message", ""), width))
+        lines = [f"== {r.persona} ==", ""]
+        lines.extend(_wrap(r.answer or (r.failure.message if r.failure else r.status), width))
         lines.append("")
-        for t in r["tool_calls"]:
-            summary = f"- {t['name']}: {t.get('status')} rows={t.get('row_count')}"
-            lines.extend(_wrap(summary, width))
+        for call in r.calls:
+            lines.extend(_wrap(f"- {call.tool}: {call.status} rows={call.row_count}", width))
         columns.append(lines)
     height = max(len(c) for c in columns)
     out = []
@@ -328,7 +277,7 @@ def _compare(args: argparse.Namespace, endpoints: Endpoints) -> int:
     except KeyError as exc:
         print(f"regdesk: {exc.args[0]}", file=sys.stderr)
         return 2
-    records: dict[str, dict[str, Any]] = {}
+    records: dict[str, TurnRecord] = {}
     tokens = {p: CancelToken() for p in personas}
 
     def work(persona: str) -> None:
@@ -356,11 +305,29 @@ def _compare(args: argparse.Namespace, endpoints: Endpoints) -> int:
         print("regdesk: interrupted", file=sys.stderr)
         return 130
     ordered = [records[p] for p in personas]
+    # The same comparison as the split view's strip (agent_core.compare).
+    comparison = compare_turns(ordered)
     if args.json:
-        print(json.dumps(ordered, ensure_ascii=False, default=str))
+        report = {
+            "question": question,
+            "turns": [r.to_dict() for r in ordered],
+            **comparison,
+        }
+        print(json.dumps(report, ensure_ascii=False, default=str))
     else:
         print(_side_by_side(ordered))
+        print()
+        print(_differences_text(comparison))
     return max(_exit_code(r) for r in ordered)
+
+
+def _differences_text(comparison: dict[str, Any]) -> str:
+    lines = [f"- {describe_difference(d)}" for d in comparison["differences"]]
+    for persona, status in comparison["excluded"].items():
+        lines.append(f"- {persona} not compared: the turn {status}")
+    if not lines:
+        lines = ["- the answers mention the same figures, dates and documents"]
+    return "\n".join(["Differences:", *lines])
 
 
 def _scenarios(args: argparse.Namespace, endpoints: Endpoints) -> int:

@@ -171,6 +171,8 @@ class TurnRecord:
     """Why the turn failed, when it did."""
     events: list[AgentEvent] = field(default_factory=list)
     """Every event applied, in order."""
+    elapsed_ms: float = 0.0
+    """Wall time of the turn, as its runner measured it (0 until set)."""
     _pending_thinking: str = ""
     _by_id: dict[str, int] = field(default_factory=dict)
 
@@ -361,12 +363,14 @@ class TurnRecord:
                 for e in self.model_calls
             ],
             "retries": len(self.retries),
+            "elapsed_ms": round(self.elapsed_ms, 1),
             "failure": None
             if self.failure is None
             else {
                 "kind": self.failure.failure,
                 "message": self.failure.message,
                 "request_id": self.failure.request_id,
+                "action": self.failure.action,
             },
         }
         if with_events:

@@ -58,7 +58,7 @@ def test_ask_write_without_flag_and_without_tty_is_denied(
     record = json.loads(capsys.readouterr().out)
     assert "request_regulation_revision" in record["tools"]
     statuses = [
-        t["status"] for t in record["tool_calls"] if t["name"] == "request_regulation_revision"
+        t["status"] for t in record["tool_calls"] if t["tool"] == "request_regulation_revision"
     ]
     assert statuses == ["denied"]
 
@@ -70,11 +70,16 @@ def test_compare_runs_both_personas_and_shows_the_difference(
         ["compare", "--as", "hong", "--as", "cho", "--json", "징계 양정기준 알려줘"],
         stack.endpoints,
     )
-    records = json.loads(capsys.readouterr().out)
+    report = json.loads(capsys.readouterr().out)
+    records = report["turns"]
     assert code == 0
     assert [r["persona"] for r in records] == ["hong", "cho"]
     assert "HR-GDL-003" in records[1]["answer"]
     assert "HR-GDL-003" not in records[0]["answer"]
+    # the split view's comparison, computed by the same code
+    assert report["compared"] == ["hong", "cho"] and report["excluded"] == {}
+    doc = next(d for d in report["differences"] if d.get("value") == "HR-GDL-003")
+    assert (doc["kind"], doc["present"], doc["absent"]) == ("doc_no", ["cho"], ["hong"])
 
 
 def test_compare_text_is_side_by_side(stack: Stack, capsys: pytest.CaptureFixture[str]) -> None:
