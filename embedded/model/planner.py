@@ -42,7 +42,7 @@ PLANS: dict[str, Callable[[Ctx], Blocks]] = {
     "search": plans_rules.plan_search,
 }
 
-_MAX_ROUNDS = 8
+_MAX_ROUNDS = 12
 _PEOPLE_INTENTS = frozenset({"usage", "remaining"})
 
 

@@ -299,7 +299,8 @@ def _lineage_prose(text: str) -> dict[str, Any]:
         prefix = line[: doc.start()]
         if prefix.strip(" └├─│-*•·>") != "":
             continue  # a sentence that merely mentions a document
-        depth = len(prefix) // 2 if "└" in prefix or "├" in prefix else None
+        indent = len(prefix) - len(prefix.lstrip(" "))
+        depth = max(1, indent // 2) if "└" in prefix or "├" in prefix else None
         rest = line[doc.end() :].strip()
         row: dict[str, Any] = {"doc_no": doc.group(), "depth": depth}
         paren = _TRAILING_PAREN.search(rest)

@@ -312,7 +312,8 @@ def _serve_child(
         control.recv()  # returns or raises once the parent stops us, exits or dies
     except (EOFError, OSError, KeyboardInterrupt):
         pass
-    httpd.shutdown()
+    # No shutdown(): it waits out serve_forever's poll interval; the process is
+    # ending, and its exit closes the listening socket and every connection.
     httpd.server_close()
 
 
