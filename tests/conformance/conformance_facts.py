@@ -93,6 +93,15 @@ class Facts:
         """Strings ``name`` must never be shown."""
         return list(self.truth["canaries"][name])
 
+    @property
+    def control(self) -> str:
+        """The persona who sees restricted documents (cho): every hidden-from check's control."""
+        return next(
+            name
+            for name, record in self.truth["personas"].items()
+            if record.get("clearance") == "hr" and not record.get("is_admin")
+        )
+
     def sees_restricted(self, name: str) -> bool:
         """True for the persona with hr clearance (cho)."""
         return self.persona(name).get("clearance") == "hr"

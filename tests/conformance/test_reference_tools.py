@@ -101,13 +101,16 @@ def test_search_regulations__past_date(ref_tools: Any, facts: Facts, persona: st
 
 
 def test_search_regulations__restricted(ref_tools: Any, facts: Facts, persona: str) -> None:
-    text = clean(call(ref_tools, persona, "search_regulations", question="징계 양정기준"),
-                 facts, persona)  # fmt: skip
     restricted = facts.truth["restricted"]["doc_no"]
-    if facts.sees_restricted(persona):
-        assert f"[{restricted} " in text, "positive control: cho must find the restricted guideline"
-    else:
-        assert restricted not in text
+
+    def seen(name: str) -> str:
+        return clean(
+            call(ref_tools, name, "search_regulations", question="징계 양정기준"), facts, name
+        )
+
+    assert f"[{restricted} " in seen(facts.control), "positive control: cho finds the guideline"
+    if persona != facts.control:
+        assert restricted not in seen(persona)
 
 
 def test_search_regulations__no_lexical_match(
@@ -155,12 +158,14 @@ def test_get_effective_version__last_day_of_a_version(
 
 def test_get_effective_version__restricted(ref_tools: Any, facts: Facts, persona: str) -> None:
     restricted = facts.truth["restricted"]["doc_no"]
-    text = clean(call(ref_tools, persona, "get_effective_version", doc_no=restricted),
-                 facts, persona)  # fmt: skip
-    if facts.sees_restricted(persona):
-        assert _version_of(text) is not None, f"positive control: {text}"
-    else:
-        assert NO_VERSION in text, text
+
+    def seen(name: str) -> str:
+        return clean(call(ref_tools, name, "get_effective_version", doc_no=restricted), facts, name)
+
+    control = seen(facts.control)
+    assert _version_of(control) is not None, f"positive control: {control}"
+    if persona != facts.control:
+        assert NO_VERSION in seen(persona)
 
 
 # -- trace_authority -----------------------------------------------------------
@@ -176,13 +181,16 @@ def test_trace_authority__two_levels(ref_tools: Any, facts: Facts, persona: str)
 
 def test_trace_authority__restricted(ref_tools: Any, facts: Facts, persona: str) -> None:
     restricted = facts.truth["restricted"]
-    text = clean(call(ref_tools, persona, "trace_authority", doc_no=restricted["doc_no"]),
-                 facts, persona)  # fmt: skip
-    if facts.sees_restricted(persona):
-        assert f"└ {restricted['parent_doc_no']} " in text, f"positive control: {text}"
-    else:
-        assert NOT_LISTED in text, text
-        assert restricted["parent_doc_no"] not in text
+
+    def seen(name: str) -> str:
+        text = call(ref_tools, name, "trace_authority", doc_no=restricted["doc_no"])
+        return clean(text, facts, name)
+
+    control = seen(facts.control)
+    assert f"└ {restricted['parent_doc_no']} " in control, f"positive control: {control}"
+    if persona != facts.control:
+        text = seen(persona)
+        assert NOT_LISTED in text and restricted["parent_doc_no"] not in text, text
 
 
 # -- impact_of_change ----------------------------------------------------------
@@ -200,13 +208,16 @@ def test_impact_of_change__three_dependents(ref_tools: Any, facts: Facts, person
 
 def test_impact_of_change__restricted(ref_tools: Any, facts: Facts, persona: str) -> None:
     restricted = facts.truth["restricted"]["doc_no"]
-    text = clean(call(ref_tools, persona, "impact_of_change", doc_no=HR_RULE_DOC_NO),
-                 facts, persona)  # fmt: skip
-    assert "건이 영향을 받습니다" in text, text
-    if facts.sees_restricted(persona):
-        assert f"  {restricted} " in text, f"positive control: {text}"
-    else:
-        assert restricted not in text
+
+    def seen(name: str) -> str:
+        text = clean(call(ref_tools, name, "impact_of_change", doc_no=HR_RULE_DOC_NO), facts, name)
+        assert "건이 영향을 받습니다" in text, text
+        return text
+
+    control = seen(facts.control)
+    assert f"  {restricted} " in control, f"positive control: {control}"
+    if persona != facts.control:
+        assert restricted not in seen(persona)
 
 
 # -- query_hr ------------------------------------------------------------------
@@ -295,12 +306,14 @@ def test_describe_regulation__versions(ref_tools: Any, facts: Facts, persona: st
 
 def test_describe_regulation__restricted(ref_tools: Any, facts: Facts, persona: str) -> None:
     restricted = facts.truth["restricted"]["doc_no"]
-    text = clean(call(ref_tools, persona, "describe_regulation", doc_no=restricted),
-                 facts, persona)  # fmt: skip
-    if facts.sees_restricted(persona):
-        assert text.startswith(restricted), f"positive control: {text}"
-    else:
-        assert NOT_LISTED in text, text
+
+    def seen(name: str) -> str:
+        return clean(call(ref_tools, name, "describe_regulation", doc_no=restricted), facts, name)
+
+    control = seen(facts.control)
+    assert control.startswith(restricted), f"positive control: {control}"
+    if persona != facts.control:
+        assert NOT_LISTED in seen(persona)
 
 
 # -- related_regulations -------------------------------------------------------
@@ -316,12 +329,15 @@ def test_related_regulations__graph(ref_tools: Any, facts: Facts, persona: str) 
 
 def test_related_regulations__restricted(ref_tools: Any, facts: Facts, persona: str) -> None:
     restricted = facts.truth["restricted"]
-    text = clean(call(ref_tools, persona, "related_regulations", doc_no=restricted["doc_no"]),
-                 facts, persona)  # fmt: skip
-    if facts.sees_restricted(persona):
-        assert restricted["parent_doc_no"] in text, f"positive control: {text}"
-    else:
-        assert NOT_LISTED in text, text
+
+    def seen(name: str) -> str:
+        text = call(ref_tools, name, "related_regulations", doc_no=restricted["doc_no"])
+        return clean(text, facts, name)
+
+    control = seen(facts.control)
+    assert restricted["parent_doc_no"] in control, f"positive control: {control}"
+    if persona != facts.control:
+        assert NOT_LISTED in seen(persona)
 
 
 # -- request_regulation_revision -----------------------------------------------

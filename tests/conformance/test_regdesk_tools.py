@@ -111,14 +111,16 @@ def test_search_regulations__past_date(rd_tools: Any, facts: Facts, persona: str
 
 
 def test_search_regulations__restricted(rd_tools: Any, facts: Facts, persona: str) -> None:
-    result = run(rd_tools, persona, "search_regulations", facts, question="징계 양정기준")
-    assert result.status != "error", result.payload
     restricted = facts.truth["restricted"]["doc_no"]
-    found = doc_nos(result.payload["hits"])
-    if facts.sees_restricted(persona):
-        assert restricted in found, "positive control: cho must find the restricted guideline"
-    else:
-        assert restricted not in found
+
+    def seen(name: str) -> list[str]:
+        result = run(rd_tools, name, "search_regulations", facts, question="징계 양정기준")
+        assert result.status != "error", result.payload
+        return doc_nos(result.payload["hits"])
+
+    assert restricted in seen(facts.control), "positive control: cho finds the guideline"
+    if persona != facts.control:
+        assert restricted not in seen(persona)
 
 
 def test_search_regulations__no_lexical_match(rd_tools: Any, facts: Facts, persona: str) -> None:
@@ -159,10 +161,10 @@ def test_get_effective_version__last_day_of_a_version(
 
 def test_get_effective_version__restricted(rd_tools: Any, facts: Facts, persona: str) -> None:
     restricted = facts.truth["restricted"]["doc_no"]
-    result = run(rd_tools, persona, "get_effective_version", facts, doc_no=restricted)
-    if facts.sees_restricted(persona):
-        assert ok(result)["version"], f"positive control: {result.payload}"
-    else:
+    control = run(rd_tools, facts.control, "get_effective_version", facts, doc_no=restricted)
+    assert ok(control)["version"], f"positive control: {control.payload}"
+    if persona != facts.control:
+        result = run(rd_tools, persona, "get_effective_version", facts, doc_no=restricted)
         assert empty(result)["version"] is None
 
 
@@ -179,10 +181,10 @@ def test_trace_authority__two_levels(rd_tools: Any, facts: Facts, persona: str) 
 
 def test_trace_authority__restricted(rd_tools: Any, facts: Facts, persona: str) -> None:
     restricted = facts.truth["restricted"]
-    result = run(rd_tools, persona, "trace_authority", facts, doc_no=restricted["doc_no"])
-    if facts.sees_restricted(persona):
-        assert restricted["parent_doc_no"] in doc_nos(ok(result)["chain"]), result.payload
-    else:
+    control = run(rd_tools, facts.control, "trace_authority", facts, doc_no=restricted["doc_no"])
+    assert restricted["parent_doc_no"] in doc_nos(ok(control)["chain"]), control.payload
+    if persona != facts.control:
+        result = run(rd_tools, persona, "trace_authority", facts, doc_no=restricted["doc_no"])
         assert empty(result)["chain"] == []
 
 
@@ -209,12 +211,14 @@ def test_impact_of_change__three_dependents(rd_tools: Any, facts: Facts, persona
 
 def test_impact_of_change__restricted(rd_tools: Any, facts: Facts, persona: str) -> None:
     restricted = facts.truth["restricted"]["doc_no"]
-    rows = ok(run(rd_tools, persona, "impact_of_change", facts, doc_no=HR_RULE_DOC_NO))
-    found = doc_nos(rows["dependents"])
-    if facts.sees_restricted(persona):
-        assert restricted in found, f"positive control: {found}"
-    else:
-        assert restricted not in found
+
+    def seen(name: str) -> list[str]:
+        rows = ok(run(rd_tools, name, "impact_of_change", facts, doc_no=HR_RULE_DOC_NO))
+        return doc_nos(rows["dependents"])
+
+    assert restricted in seen(facts.control), "positive control: cho sees the guideline"
+    if persona != facts.control:
+        assert restricted not in seen(persona)
 
 
 # -- query_hr ------------------------------------------------------------------
@@ -295,10 +299,10 @@ def test_describe_regulation__versions(rd_tools: Any, facts: Facts, persona: str
 
 def test_describe_regulation__restricted(rd_tools: Any, facts: Facts, persona: str) -> None:
     restricted = facts.truth["restricted"]["doc_no"]
-    result = run(rd_tools, persona, "describe_regulation", facts, doc_no=restricted)
-    if facts.sees_restricted(persona):
-        assert ok(result)["regulation"]["doc_no"] == restricted
-    else:
+    control = run(rd_tools, facts.control, "describe_regulation", facts, doc_no=restricted)
+    assert ok(control)["regulation"]["doc_no"] == restricted, "positive control"
+    if persona != facts.control:
+        result = run(rd_tools, persona, "describe_regulation", facts, doc_no=restricted)
         assert empty(result)["regulation"] is None
 
 
@@ -313,10 +317,12 @@ def test_related_regulations__graph(rd_tools: Any, facts: Facts, persona: str) -
 
 def test_related_regulations__restricted(rd_tools: Any, facts: Facts, persona: str) -> None:
     restricted = facts.truth["restricted"]
-    result = run(rd_tools, persona, "related_regulations", facts, doc_no=restricted["doc_no"])
-    if facts.sees_restricted(persona):
-        assert restricted["parent_doc_no"] in doc_nos(ok(result)["related"]), result.payload
-    else:
+    control = run(
+        rd_tools, facts.control, "related_regulations", facts, doc_no=restricted["doc_no"]
+    )
+    assert restricted["parent_doc_no"] in doc_nos(ok(control)["related"]), control.payload
+    if persona != facts.control:
+        result = run(rd_tools, persona, "related_regulations", facts, doc_no=restricted["doc_no"])
         assert empty(result)["related"] == []
 
 
