@@ -18,13 +18,11 @@ import yaml
 from agent_core.approval import ApprovalDecision, approve_all, deny_all
 from agent_core.cancel import CancelToken
 from agent_core.events import (
-    AnswerFinished,
     ApprovalRequested,
-    ToolCallStarted,
-    TurnFailed,
     event_to_dict,
 )
 from agent_core.platform_client import PlatformClient
+from agent_core.record import TurnRecord
 from agent_core.session import PersonaSession
 
 if TYPE_CHECKING:
@@ -330,13 +328,13 @@ def run_case(
             events.append(event)
     finally:
         session.close()
-    answer = next((e.text for e in events if isinstance(e, AnswerFinished)), "")
-    tools = [e.tool for e in events if isinstance(e, ToolCallStarted)]
+    record = TurnRecord.from_events(events, persona=case.persona, question=case.ask)
     dicts = [event_to_dict(e) for e in events]
-    failed = next((e for e in events if isinstance(e, TurnFailed)), None)
-    if failed is not None:
-        fails = [f"turn failed ({failed.failure}): {failed.message}"]
+    if record.failure is not None:
+        fails = [f"turn failed ({record.failure.failure}): {record.failure.message}"]
+    elif record.status != "answered":
+        fails = [f"turn ended without an answer ({record.status})"]
     else:
-        fails = check_answer(case, answer, tools, dicts, truth, ledger)
+        fails = check_answer(case, record.answer, record.tools, dicts, truth, ledger)
     elapsed = (time.perf_counter() - started) * 1000.0
-    return CaseResult(case, fails, answer, tools, dicts, elapsed)
+    return CaseResult(case, fails, record.answer, record.tools, dicts, elapsed)
