@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import time
 from datetime import date
 from typing import TYPE_CHECKING
 
@@ -242,3 +243,147 @@ def test_admin_never_reads_credentials(tmp_path: Path) -> None:
     q = RW.rewrite("SELECT password_hash FROM users", ADMIN)
     with pytest.raises(QueryRefused, match=r"prohibited|not authorized"):
         run_guarded(path, q.sql, tables=q.tables, denied_reads=q.denied_reads)
+
+
+# --- name resolution: a quoted name that names no column is an error (issue 9 item 3) ---
+
+
+@pytest.mark.parametrize(
+    ("sql", "name"),
+    [
+        ('SELECT "문서번호" FROM semantic.hr.employees', "문서번호"),
+        ("SELECT 사번 FROM semantic.hr.employees WHERE \"문서번호\" = 'HR-REG-003'", "문서번호"),
+        ('SELECT e."없는열" FROM semantic.hr.employees e', "e.없는열"),
+        ('SELECT 사번 FROM semantic.hr.employees WHERE 직급 = "부장"', "부장"),
+        ('SELECT count(*) FROM semantic.hr.employees GROUP BY "nope"', "nope"),
+    ],
+)
+def test_unknown_quoted_name_is_no_such_column(db: Path, sql: str, name: str) -> None:
+    with pytest.raises(QueryRefused, match=f"no such column: {name}"):
+        run(db, sql, HR)
+
+
+def test_quoted_names_of_real_columns_still_work(db: Path) -> None:
+    sql = 'SELECT "사번", e."성명" AS "이름" FROM semantic.hr.employees e WHERE "부서" = \'HR\''
+    q = RW.rewrite(sql, HR)
+    assert '"' not in q.sql.replace('"\'"', "")  # SQLite never sees a double-quoted name
+    assert run_guarded(db, q.sql, tables=q.tables)[0][1]["name"] == "이름"
+    assert run(db, sql, HR) == [["3", "다"]]
+
+
+def test_computed_columns_are_named_by_the_callers_text(db: Path) -> None:
+    q = RW.rewrite("SELECT count(*), lower(사번) FROM semantic.hr.employees", HR)
+    columns, _ = run_guarded(db, q.sql, tables=q.tables)
+    assert [c["name"] for c in columns] == ["COUNT(*)", "LOWER(사번)"]
+    assert "_rel_" in q.sql and not any("_rel_" in c["name"] for c in columns)
+
+
+# --- the barrier: relations are materialized before the caller's SQL runs ---
+
+
+def test_each_relation_is_one_materialized_cte(db: Path) -> None:
+    q = RW.rewrite(
+        "SELECT a.사번 FROM semantic.hr.employees a JOIN semantic.hr.employees b USING (사번)", EMP
+    )
+    assert q.sql.count("AS MATERIALIZED (") == 1
+    assert q.sql.startswith("WITH _rel_1 AS MATERIALIZED (")
+    assert run(
+        db,
+        "SELECT a.사번 FROM semantic.hr.employees a JOIN semantic.hr.employees b USING (사번)",
+        EMP,
+    ) == [["1"]]
+
+
+def test_caller_cte_joins_the_barrier_list(db: Path) -> None:
+    sql = (
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3), "
+        "mine AS (SELECT 사번 FROM semantic.hr.employees) SELECT count(*) FROM n, mine"
+    )
+    assert run(db, sql, EMP) == [[3]]
+    assert run(db, sql, HR) == [[9]]
+
+
+def test_leftjoin_on_predicate_never_sees_hidden_rows(db: Path) -> None:
+    """Issue 10 item 1 in miniature: the error depends only on visible rows."""
+    template = (
+        "SELECT count(*) FROM semantic.hr.employees a LEFT JOIN semantic.hr.employees x "
+        "ON abs(CASE WHEN x.성명 = '{}' THEN -9223372036854775807 - 1 ELSE 1 END) > 0"
+    )
+    with pytest.raises(QueryRefused, match="integer overflow"):
+        run(db, template.format("다"), HR)  # control: HR sees 다's row
+    assert run(db, template.format("다"), EMP) == run(db, template.format("없음"), EMP)
+
+
+@pytest.mark.parametrize("name", ["_rel_1", "_REL_2", "_rel_x"])
+def test_caller_may_not_name_a_cte_like_a_barrier(name: str) -> None:
+    with pytest.raises(QueryRefused, match="WITH name"):
+        RW.rewrite(
+            f"WITH {name} AS (SELECT 1 AS a) SELECT a FROM {name}, semantic.hr.employees", HR
+        )
+
+
+def test_barrier_names_are_not_relations() -> None:
+    with pytest.raises(QueryRefused, match="unknown relation"):
+        RW.rewrite("SELECT * FROM semantic.hr.employees, _rel_1", HR)
+
+
+# --- single function calls are bounded ---
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT trim(성명, printf('%s', 사번)) FROM semantic.hr.employees",
+        "SELECT ltrim(성명, 사번) FROM semantic.hr.employees",
+        "SELECT rtrim(성명, '" + "x" * 65 + "') FROM semantic.hr.employees",
+    ],
+)
+def test_trim_character_sets_are_short_literals(sql: str) -> None:
+    with pytest.raises(QueryRefused, match="trim"):
+        RW.rewrite(sql, HR)
+
+
+def test_strings_are_capped_per_value(db: Path) -> None:
+    big = "replace(printf('%.1000c', 'x'), 'x', printf('%.1000c', 'y'))"
+    with pytest.raises(QueryRefused, match="too big"):
+        run(db, f"SELECT length({big}) FROM semantic.hr.employees", HR)
+    assert run(db, "SELECT length(printf('%.1000c', 'x')) FROM semantic.hr.employees", EMP) == [
+        [1000]
+    ]
+
+
+def test_result_byte_cap(db: Path) -> None:
+    q = RW.rewrite("SELECT printf('%.1000c', 'x') FROM semantic.hr.employees", HR)
+    with pytest.raises(QueryRefused, match="larger than"):
+        run_guarded(db, q.sql, tables=q.tables, max_bytes=2000)
+    assert len(run_guarded(db, q.sql, tables=q.tables, max_bytes=10_000)[1]) == 3
+
+
+def test_deadline_interrupts(db: Path) -> None:
+    q = RW.rewrite(
+        "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) "
+        "SELECT max(n) FROM r, semantic.hr.employees",
+        HR,
+    )
+    with pytest.raises(QueryRefused, match="interrupted"):
+        run_guarded(db, q.sql, tables=q.tables, deadline_s=0.2)
+    assert run(db, "SELECT count(*) FROM semantic.hr.employees", HR) == [[3]]  # pool still fine
+
+
+def test_watchdog_interrupts_a_statement_without_progress_handler() -> None:
+    from embedded.ontul.guarded_sqlite import _Watchdog
+
+    conn = sqlite3.connect(":memory:", check_same_thread=False)
+    watchdog = _Watchdog()
+    ticket = watchdog.watch(conn, time.monotonic() + 0.2)
+    try:
+        with pytest.raises(sqlite3.OperationalError, match="interrupted"):
+            conn.execute(
+                "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) "
+                "SELECT max(n) FROM r"
+            ).fetchall()
+    finally:
+        watchdog.done(ticket)
+    assert watchdog.interrupts == 1
+    assert conn.execute("SELECT 1").fetchall() == [(1,)]  # the next statement is not hit
+    conn.close()
