@@ -17,9 +17,9 @@ import tempfile
 import threading
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from agent_core.config import Endpoints, endpoints_from_env
+from agent_core.config import Endpoints, endpoints_from_env, remote_model_configured
 from agent_core.paths import user_data_dir
 
 if TYPE_CHECKING:
@@ -49,10 +49,12 @@ class EmbeddedProvider:
         *,
         ontul_url: str | None = None,
         api_key: str | None = None,
+        model_settings: dict[str, Any] | None = None,
     ) -> None:
         self._data_dir = data_dir
         self._ontul_url = ontul_url or None
         self._api_key = api_key or None
+        self._model_settings = dict(model_settings or {})
         self._services: EmbeddedServices | None = None
         self._lock = threading.Lock()
 
@@ -61,7 +63,9 @@ class EmbeddedProvider:
         from embedded.launcher import start_embedded
 
         need_platform = not (os.environ.get("ONTUL_URL") or self._ontul_url)
-        need_model = not (os.environ.get("ANTHROPIC_API_KEY") or self._api_key)
+        need_model = not remote_model_configured(
+            self._api_key, self._model_settings.get("configured_base_url")
+        )
         with self._lock:
             if self._services is None and (need_platform or need_model):
                 data_dir = self._data_dir / "embedded" if self._data_dir else None
@@ -75,6 +79,7 @@ class EmbeddedProvider:
             services.ground_truth if services else None,
             configured_ontul_url=self._ontul_url,
             configured_api_key=self._api_key,
+            **self._model_settings,
         )
 
     def stop(self) -> None:
@@ -207,10 +212,12 @@ def _gui(argv: list[str]) -> int:
         return NO_DISPLAY_EXIT
     exit_clearly_if_qt_cannot_start()
     from desktop.app import run_app
-    from desktop.settings import configured_services
+    from desktop.settings import configured_model, configured_services
 
     ontul_url, api_key = configured_services()
-    provider = EmbeddedProvider(user_data_dir(), ontul_url=ontul_url, api_key=api_key)
+    provider = EmbeddedProvider(
+        user_data_dir(), ontul_url=ontul_url, api_key=api_key, model_settings=configured_model()
+    )
     return run_app(provider, argv)
 
 
@@ -230,8 +237,9 @@ commands:
   ground-truth                                             print the demo organisation's facts
   --version                                                print the version
 
-Set ONTUL_URL for a real Ontul platform and ANTHROPIC_API_KEY for Claude;
-otherwise everything runs offline on this machine."""
+Set ONTUL_URL for a real Ontul platform and ANTHROPIC_API_KEY for Claude
+(ANTHROPIC_BASE_URL and REGDESK_MODEL for any other Messages-API endpoint, such as
+Ollama or llama.cpp's server); otherwise everything runs offline on this machine."""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings
 
 if TYPE_CHECKING:
     from desktop.credentials import CredentialStore
 
-MODEL_CHOICES = ("offline", "claude")
-"""Which model the app talks to: the offline planner, or Claude."""
+MODEL_CHOICES = ("offline", "claude", "endpoint")
+"""Which model the app talks to: the offline planner, Claude (Anthropic's API), or any
+other endpoint that speaks the Messages API (Ollama, llama.cpp's server, a gateway)."""
+
+EFFORT_SETTING_CHOICES = ("", "low", "medium", "high", "xhigh", "max")
+"""Thinking effort: '' leaves the model's default."""
 
 LANGUAGE_CHOICES = ("system", "en", "ko")
 """UI language: follow the system, English, or Korean."""
@@ -55,6 +59,47 @@ class AppSettings:
     @model.setter
     def model(self, value: str) -> None:
         self._set_choice("model/choice", value, MODEL_CHOICES)
+
+    @property
+    def model_base_url(self) -> str:
+        """Messages endpoint URL for ``endpoint``; '' means Anthropic's API."""
+        return str(self._settings.value("model/base_url", "") or "").strip()
+
+    @model_base_url.setter
+    def model_base_url(self, value: str) -> None:
+        self._settings.setValue("model/base_url", value.strip().rstrip("/"))
+
+    @property
+    def model_name(self) -> str:
+        """The model chosen in the picker; '' means the newest Sonnet the endpoint lists."""
+        return str(self._settings.value("model/name", "") or "").strip()
+
+    @model_name.setter
+    def model_name(self, value: str) -> None:
+        self._settings.setValue("model/name", value.strip())
+
+    @property
+    def max_tokens(self) -> int:
+        """Output budget per model call (thinking plus answer); 0 means the default (16k)."""
+        try:
+            value = int(str(self._settings.value("model/max_tokens", 0) or 0))
+        except (TypeError, ValueError):
+            return 0
+        return value if value > 0 else 0
+
+    @max_tokens.setter
+    def max_tokens(self, value: int) -> None:
+        self._settings.setValue("model/max_tokens", max(0, int(value)))
+
+    @property
+    def effort(self) -> str:
+        """Thinking effort ('' for the model's default)."""
+        value = str(self._settings.value("model/effort", "") or "")
+        return value if value in EFFORT_SETTING_CHOICES else ""
+
+    @effort.setter
+    def effort(self, value: str) -> None:
+        self._set_choice("model/effort", value, EFFORT_SETTING_CHOICES)
 
     @property
     def language(self) -> str:
@@ -109,13 +154,35 @@ def configured_services(
         credentials: Where the API key lives; default the OS keyring.
 
     Returns:
-        ``(ontul_url or None, api_key or None)``; the key only when Claude is chosen.
+        ``(ontul_url or None, api_key or None)``; the key only when Claude or another
+        Messages endpoint is chosen.
     """
     from desktop.credentials import CredentialStore
 
     settings = settings or AppSettings()
     ontul_url = settings.ontul_url or None
-    if settings.model != "claude":
+    if settings.model not in ("claude", "endpoint"):
         return ontul_url, None
     store = credentials or CredentialStore()
     return ontul_url, store.load_api_key() or None
+
+
+def configured_model(settings: AppSettings | None = None) -> dict[str, Any]:
+    """The model settings as ``endpoints_from_env`` keyword arguments.
+
+    Args:
+        settings: The UI settings; default the app's own.
+
+    Returns:
+        ``configured_base_url``, ``configured_model``, ``configured_max_tokens`` and
+        ``configured_effort`` (None where the default applies; all None offline).
+    """
+    settings = settings or AppSettings()
+    chosen = settings.model
+    remote = chosen in ("claude", "endpoint")
+    return {
+        "configured_base_url": (settings.model_base_url or None) if chosen == "endpoint" else None,
+        "configured_model": (settings.model_name or None) if remote else None,
+        "configured_max_tokens": settings.max_tokens or None,
+        "configured_effort": (settings.effort or None) if remote else None,
+    }

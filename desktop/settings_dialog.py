@@ -1,10 +1,11 @@
-"""Edit the app's preferences: platform, model (and its API key), language, theme."""
+"""Edit the app's preferences: platform, model (endpoint, model, key, budget), language, theme."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import threading
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QUrl, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -12,8 +13,11 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -33,6 +37,9 @@ class SettingsDialog(QDialog):
         credentials: Where the API key is kept.
         parent: Parent widget.
     """
+
+    models_loaded = Signal(object)
+    """The endpoint's model list (a list of ``ModelChoice``), or a message when it has none."""
 
     def __init__(
         self,
@@ -64,8 +71,35 @@ class SettingsDialog(QDialog):
         self.model_combo = QComboBox()
         self.model_combo.addItem(self.tr("Offline demo model (deterministic, no LLM)"), "offline")
         self.model_combo.addItem(self.tr("Claude (Anthropic API)"), "claude")
+        self.model_combo.addItem(
+            self.tr("Another Messages-API endpoint (Ollama, llama.cpp, a gateway)"), "endpoint"
+        )
         self.model_combo.setCurrentIndex(max(0, self.model_combo.findData(settings.model)))
         self.model_combo.currentIndexChanged.connect(self._sync_enabled)
+        self.base_url_edit = QLineEdit(settings.model_base_url)
+        self.base_url_edit.setPlaceholderText("http://localhost:11434")
+        self.model_name_combo = QComboBox()
+        self.model_name_combo.setEditable(True)
+        self.model_name_combo.addItem(self.tr("Newest Sonnet the endpoint lists"), "")
+        if settings.model_name:
+            self.model_name_combo.addItem(settings.model_name, settings.model_name)
+            self.model_name_combo.setCurrentIndex(1)
+        self.load_models_button = QPushButton(self.tr("&Load models"))
+        self.load_models_button.clicked.connect(self.load_models)
+        self.models_note = QLabel()
+        self.models_note.setWordWrap(True)
+        self.models_note.setObjectName("modelsNote")
+        self.models_loaded.connect(self._on_models_loaded)
+        self.max_tokens_spin = QSpinBox()
+        self.max_tokens_spin.setRange(0, 128000)
+        self.max_tokens_spin.setSingleStep(1024)
+        self.max_tokens_spin.setSpecialValueText(self.tr("Default (16,000)"))
+        self.max_tokens_spin.setValue(settings.max_tokens)
+        self.effort_combo = QComboBox()
+        self.effort_combo.addItem(self.tr("The model's default"), "")
+        for level in ("low", "medium", "high", "xhigh", "max"):
+            self.effort_combo.addItem(level, level)
+        self.effort_combo.setCurrentIndex(max(0, self.effort_combo.findData(settings.effort)))
         self.key_edit = QLineEdit()
         self.key_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.key_edit.setPlaceholderText(
@@ -84,6 +118,23 @@ class SettingsDialog(QDialog):
         model_label = QLabel(self.tr("&Model:"))
         model_label.setBuddy(self.model_combo)
         model_form.addRow(model_label, self.model_combo)
+        base_label = QLabel(self.tr("Endpoint &URL:"))
+        base_label.setBuddy(self.base_url_edit)
+        model_form.addRow(base_label, self.base_url_edit)
+        self._base_label = base_label
+        name_label = QLabel(self.tr("Model &name:"))
+        name_label.setBuddy(self.model_name_combo)
+        name_row = QHBoxLayout()
+        name_row.addWidget(self.model_name_combo, 1)
+        name_row.addWidget(self.load_models_button)
+        model_form.addRow(name_label, name_row)
+        model_form.addRow("", self.models_note)
+        budget_label = QLabel(self.tr("Output &budget (tokens):"))
+        budget_label.setBuddy(self.max_tokens_spin)
+        model_form.addRow(budget_label, self.max_tokens_spin)
+        effort_label = QLabel(self.tr("Thinking &effort:"))
+        effort_label.setBuddy(self.effort_combo)
+        model_form.addRow(effort_label, self.effort_combo)
         key_label = QLabel(self.tr("API &key:"))
         key_label.setBuddy(self.key_edit)
         model_form.addRow(key_label, self.key_edit)
@@ -145,10 +196,89 @@ class SettingsDialog(QDialog):
 
     def _sync_enabled(self) -> None:
         self.url_edit.setEnabled(not self.embedded_check.isChecked())
-        claude = self.model_combo.currentData() == "claude"
-        for widget in (self.key_edit, self.show_key_check, self.forget_key_check):
-            widget.setEnabled(claude)
+        choice = self.model_combo.currentData()
+        remote = choice in ("claude", "endpoint")
+        for widget in (
+            self.key_edit,
+            self.show_key_check,
+            self.forget_key_check,
+            self.model_name_combo,
+            self.load_models_button,
+            self.effort_combo,
+        ):
+            widget.setEnabled(remote)
+        self.base_url_edit.setVisible(choice == "endpoint")
+        self._base_label.setVisible(choice == "endpoint")
         self.error_label.hide()
+
+    def chosen_model_name(self) -> str:
+        """The model in the picker: its id ('' for the newest Sonnet), or the typed name."""
+        index = self.model_name_combo.currentIndex()
+        typed = self.model_name_combo.currentText().strip()
+        if index >= 0 and self.model_name_combo.itemText(index) == typed:
+            return str(self.model_name_combo.itemData(index) or "")
+        return typed
+
+    def load_models(self) -> None:
+        """Ask the endpoint for its models (in the background); the picker fills with them."""
+        choice = self.model_combo.currentData()
+        base_url = self.base_url_edit.text().strip() if choice == "endpoint" else ""
+        key = self.key_edit.text().strip() or self._credentials.load_api_key() or ""
+        self.load_models_button.setEnabled(False)
+        self.models_note.setText(self.tr("Asking the endpoint for its models…"))
+        threading.Thread(
+            target=self._fetch_models,
+            args=(base_url or None, key),
+            daemon=True,
+            name="regdesk-models",
+        ).start()
+
+    def _fetch_models(self, base_url: str | None, key: str) -> None:
+        import anthropic
+
+        from agent_core.config import NO_KEY
+        from agent_core.model_catalog import list_models
+
+        outcome: Any
+        try:
+            client = anthropic.Anthropic(api_key=key or NO_KEY, base_url=base_url, max_retries=1)
+            try:
+                outcome = list_models(client, refresh=True)
+            finally:
+                client.close()
+        except Exception as exc:  # shown in the dialog, never raised in this thread
+            outcome = str(exc)
+        try:
+            self.models_loaded.emit(outcome)
+        except RuntimeError:  # the dialog closed meanwhile
+            pass
+
+    def _on_models_loaded(self, outcome: Any) -> None:
+        self.load_models_button.setEnabled(self.model_combo.currentData() in ("claude", "endpoint"))
+        if not isinstance(outcome, list):
+            self.models_note.setText(
+                self.tr("This endpoint lists no models; type the model name.")
+                if outcome is None
+                else str(outcome)
+            )
+            return
+        current = self.chosen_model_name()
+        combo = self.model_name_combo
+        while combo.count() > 1:
+            combo.removeItem(1)
+        for model in outcome:
+            if model.lifecycle == "retired":
+                continue
+            label = f"{model.display_name} ({model.id})"
+            if model.lifecycle == "deprecated":
+                label += self.tr(" — deprecated")
+            combo.addItem(label, model.id)
+        found = combo.findData(current)
+        if found < 0 and current:
+            combo.addItem(current, current)
+            found = combo.count() - 1
+        combo.setCurrentIndex(max(0, found))
+        self.models_note.setText(self.tr("{0} models listed.").format(combo.count() - 1))
 
     def _validate(self) -> tuple[QWidget, str] | None:
         if not self.embedded_check.isChecked():
@@ -162,6 +292,12 @@ class SettingsDialog(QDialog):
             keeps_key = self._had_key and not self.forget_key_check.isChecked()
             if not self.key_edit.text().strip() and not keeps_key:
                 return self.key_edit, self.tr("Claude needs an API key.")
+        if self.model_combo.currentData() == "endpoint":
+            url = QUrl(self.base_url_edit.text().strip())
+            if url.scheme() not in ("http", "https") or not url.host():
+                return self.base_url_edit, self.tr(
+                    "Enter the endpoint's URL, starting with http:// or https://."
+                )
         return None
 
     def accept(self) -> None:
@@ -176,6 +312,10 @@ class SettingsDialog(QDialog):
         settings = self._settings
         settings.ontul_url = "" if self.embedded_check.isChecked() else self.url_edit.text()
         settings.model = str(self.model_combo.currentData())
+        settings.model_base_url = self.base_url_edit.text()
+        settings.model_name = self.chosen_model_name()
+        settings.max_tokens = self.max_tokens_spin.value()
+        settings.effort = str(self.effort_combo.currentData() or "")
         settings.language = str(self.language_combo.currentData())
         settings.theme = str(self.theme_combo.currentData())
         settings.sync()
