@@ -52,8 +52,8 @@ if TYPE_CHECKING:
 
 PERSONAS = ("hong", "park", "cho")
 SCENARIO_DIR = Path(__file__).resolve().parents[1] / "scenarios"
-SURFACES = ("answer", "events", "history", "export", "audit_log", "app_log")
-DATA_CONTROLLED = ("answer", "events", "history", "export")
+SURFACES = ("answer", "events", "history", "export", "audit_log", "app_log", "matrix")
+DATA_CONTROLLED = ("answer", "events", "history", "export", "matrix")
 """Surfaces that carry row data, so cho's real results are the positive control."""
 
 
@@ -173,6 +173,7 @@ class PersonaRun:
     audit_bytes: bytes
     log_text: str
     failed_turns: int
+    matrix: list[str] = field(default_factory=list)
 
 
 def _deny(_: Any) -> ApprovalDecision:
@@ -183,6 +184,8 @@ def run_persona(
     stack: Stack, persona: str, questions: list[str], workdir: Path, logs: LogCapture
 ) -> PersonaRun:
     """Ask every question as ``persona``; save, export and audit like the app does."""
+    from matrix_surface import matrix_surface
+
     from desktop.export import turn_to_json, turn_to_markdown
     from desktop.history_store import HistoryStore
 
@@ -218,6 +221,7 @@ def run_persona(
         for record in store.turns(persona, limit=10_000):
             exports.append(turn_to_markdown(record))
             exports.append(turn_to_json(record))
+        matrix = matrix_surface(stack.endpoints, persona, questions, workdir)  # CLI + exports
     finally:
         session.close()
         store.close()
@@ -235,6 +239,7 @@ def run_persona(
         audit_path.read_bytes() if audit_path.exists() else b"",
         log_text,
         failed,
+        matrix,
     )
 
 
@@ -247,6 +252,7 @@ def surface_texts(run: PersonaRun) -> dict[str, list[str | bytes]]:
         "export": list(run.exports),
         "audit_log": [run.audit_bytes],
         "app_log": [run.log_text],
+        "matrix": list(run.matrix),
     }
 
 
