@@ -167,6 +167,11 @@ def _in_force(version: dict[str, Any], on: str) -> bool:
     return start <= on and (not end or on < end)
 
 
+def _is_itself(row: dict[str, Any], doc_no: str) -> bool:
+    """A graph row for the starting document (depth 0, or its own doc_no)."""
+    return str(row.get("doc_no")) == doc_no or str(row.get("depth")).strip() == "0"
+
+
 def _iso_dates(record: dict[str, Any]) -> dict[str, Any]:
     """The record with every date-valued key rendered as an ISO date (never epoch days)."""
     return {
@@ -315,7 +320,7 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
             found = _records(client.invoke_retriever(retriever, {"doc_id": seed}))
             rows = [_pick(r, LINEAGE_KEYS) for r in found]
         # depth 0 is the document itself; the result is what lies above / below it.
-        rows = [r for r in rows if r["doc_no"] != doc_no and r["depth"] != 0]
+        rows = [r for r in rows if not _is_itself(r, doc_no)]
         return ToolResult(_with_note({"doc_no": doc_no, key: rows}, not rows), len(rows))
 
     def trace_authority(args: dict[str, Any]) -> ToolResult:
@@ -366,7 +371,7 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
         if seed is not None:
             data = client.traverse_link(DERIVES_FROM, str(seed), limit=100, max_depth=depth)
             rows = [_pick(r, LINEAGE_KEYS) for r in _records(data)]
-        rows = [r for r in rows if r["doc_no"] != doc_no and r["depth"] != 0]
+        rows = [r for r in rows if not _is_itself(r, doc_no)]
         payload = {"doc_no": doc_no, "depth": depth, "related": rows}
         return ToolResult(_with_note(payload, not rows), len(rows))
 
