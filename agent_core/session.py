@@ -127,6 +127,37 @@ class PersonaSession:
         """Output budget per model call (thinking plus answer)."""
         self.threads = make_threads(self)
 
+    def use_model(
+        self, model: str | None, *, max_tokens: int | None = None, effort: str | None = None
+    ) -> str:
+        """Switch this session to another model of the same endpoint (between turns).
+
+        Args:
+            model: The model id, or None for the newest Sonnet the endpoint lists.
+            max_tokens: A new output budget, or None to keep the default.
+            effort: A thinking effort, or None for the model's default.
+
+        Returns:
+            The model now in use.
+        """
+        from dataclasses import replace
+
+        self.endpoints = replace(
+            self.endpoints,
+            model=model or self.endpoints.model,
+            model_chosen=model is not None,
+            max_tokens=max_tokens,
+            effort=effort,
+        )
+        self.model_name, self.model_choice = self._choose_model()
+        self.capabilities = capabilities_for(self.endpoints, self.model_choice)
+        budget = self.endpoints.max_tokens or self.limits.max_tokens
+        if self.model_choice.max_tokens:
+            budget = min(budget, int(self.model_choice.max_tokens))
+        self.max_tokens = budget
+        self.threads = make_threads(self)
+        return self.model_name
+
     def _choose_model(self) -> tuple[str, ModelChoice]:
         endpoints = self.endpoints
         if endpoints.offline_model:

@@ -132,6 +132,7 @@ class SuggestionsView(QScrollArea):
         hint = QLabel(self.tr("Try one of these, or type your own question below:"), content)
         hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         hint.setWordWrap(True)
+        self.hint = hint
         layout.addWidget(title)
         layout.addWidget(hint)
         self.buttons: list[QPushButton] = []
@@ -148,6 +149,14 @@ class SuggestionsView(QScrollArea):
             self.buttons.append(button)
         layout.addStretch(2)
         self.setWidget(content)
+
+    def set_question_box_above(self, above: bool) -> None:
+        """Say where the question box is (the split view has it above the panes)."""
+        self.hint.setText(
+            self.tr("Try one of these, or type your own question in the box above:")
+            if above
+            else self.tr("Try one of these, or type your own question below:")
+        )
 
 
 @dataclass
@@ -284,9 +293,34 @@ class PersonaPane(QWidget):
         self._update_empty()
 
     def _open_settings(self) -> None:
-        opener = getattr(self.window(), "open_settings", None)
-        if callable(opener):
-            opener()
+        """Settings, for another model; a model of the same endpoint applies at once."""
+        from desktop.credentials import CredentialStore
+        from desktop.settings import AppSettings
+        from desktop.settings_dialog import SettingsDialog
+
+        settings = AppSettings()
+        dialog = SettingsDialog(settings, CredentialStore(), self)
+        dialog.accepted.connect(lambda: self._apply_model_settings(settings))
+        dialog.open()
+
+    def _apply_model_settings(self, settings: Any) -> None:
+        if settings.model not in ("claude", "endpoint") or self.running:
+            return
+        sessions = list(getattr(self.window(), "sessions", None) or [])
+        if self.session is not None and self.session not in sessions:
+            sessions.append(self.session)
+        name = ""
+        for session in sessions:
+            switch = getattr(session, "use_model", None)
+            if callable(switch) and not session.endpoints.offline_model:
+                name = switch(
+                    settings.model_name or None,
+                    max_tokens=settings.max_tokens or None,
+                    effort=settings.effort or None,
+                )
+        if name:
+            self.settings_button.hide()
+            self.transcript.add_notice(self.tr("Now using {0}. Ask again.").format(name))
 
     def _update_empty(self, *_: object) -> None:
         empty = self.transcript.rowCount() == 0

@@ -87,13 +87,17 @@ def test_pane_shows_retry_drops_partial_text_thinking_rows_cut_off_and_cost(
 
 
 @pytest.mark.gui
-def test_model_not_available_offers_settings_in_the_pane(
+def test_model_not_available_offers_settings_and_another_model_applies_at_once(
     qtbot: Any,
     claude: Callable[..., ScriptedMessages],
     endpoints_for: Callable[..., Endpoints],
+    tmp_path: Path,
 ) -> None:
+    from PySide6.QtCore import QSettings
+
     from agent_core.session import PersonaSession
     from desktop.persona_pane import PersonaPane
+    from desktop.settings import AppSettings
     from embedded.ontul.testing import persona_password
 
     server = claude()
@@ -107,12 +111,24 @@ def test_model_not_available_offers_settings_in_the_pane(
     try:
         with qtbot.waitSignal(pane.turn_finished, timeout=60000):
             assert pane.ask(QUESTION)
+        notice = pane.transcript.rows[-1].text
+        assert "model claude-sonnet-4-5 is not available — choose another" in notice
+        assert not pane.settings_button.isHidden()
+        # the person picks the newest Sonnet in Settings: it applies to the session at once
+        settings = AppSettings(QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+        settings.model = "claude"
+        settings.model_name = ""
+        pane._apply_model_settings(settings)
+        assert session.model_name == "claude-sonnet-5-5"
+        assert pane.settings_button.isHidden()
+        server.script(Reply([text(ANSWER)]))
+        with qtbot.waitSignal(pane.turn_finished, timeout=60000) as blocker:
+            assert pane.ask(QUESTION)
+        assert blocker.args[0].answer == ANSWER
+        assert server.requests[-1]["model"] == "claude-sonnet-5-5"
     finally:
         pane.shutdown()
         session.close()
-    notice = pane.transcript.rows[-1].text
-    assert "model claude-sonnet-4-5 is not available — choose another" in notice
-    assert not pane.settings_button.isHidden()
 
 
 @pytest.mark.gui
