@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 
 from agent_core.events import Citation
-
-DOC_NO_RE = re.compile(r"\b([A-Z]{2,6}-[A-Z]{2,6}-\d{3,4})\b")
-"""A document number such as ``HR-REG-003``."""
+from agent_core.rules import DOC_NO_RE
 
 _VERSION_RE = re.compile(
     r"제\s*(\d{1,3})\s*차|(?<![A-Za-z])v\.?\s?(\d{1,3})(?!\d)|version\s+(\d{1,3})(?!\d)|(\d{1,3})\s*차",

@@ -27,11 +27,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from agent_core.rules import DOC_NO_RE
+
 if TYPE_CHECKING:
     from agent_core.record import TurnRecord
 
-DOC_NO = re.compile(r"\b[A-Z]{2,4}-[A-Z]{3}-\d{3}\b")
-"""Document numbers such as HR-REG-003."""
 ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 """ISO dates."""
 KOREAN_DATE = re.compile(r"\d{4}년\s?\d{1,2}월(?:\s?\d{1,2}일)?|\d{4}년(?!\s?\d)")
@@ -111,9 +111,9 @@ def answer_figures(answer: str) -> dict[str, dict[str, str]]:
         ``display`` what is shown (``"7일"``, ``"220,000원"``, ``"연도 2025"``).
     """
     found: dict[str, dict[str, str]] = {kind: {} for kind in TOKEN_KINDS}
-    for value in DOC_NO.findall(answer):
+    for value in DOC_NO_RE.findall(answer):
         found["doc_no"][value] = value
-    rest = DOC_NO.sub(" ", answer)
+    rest = DOC_NO_RE.sub(" ", answer)
     for value in ISO_DATE.findall(rest):
         found["date"][value] = value
     rest = ISO_DATE.sub(" ", rest)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -34,6 +33,7 @@ from agent_core.errors import (
     PlatformTimeoutError,
 )
 from agent_core.platform_quirks import as_iso_date
+from agent_core.rules import in_force, is_doc_no
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -67,7 +67,6 @@ PENDING_COLUMNS = (
 단계 is DRAFT, IN_REVIEW, APPROVED (approved, not yet in force) or REJECTED (kept:
 "submitted and rejected" is a different fact from "no revision")."""
 
-_DOC_NO = re.compile(r"^[A-Z]{2,6}-[A-Z]{2,6}-\d{2,4}$")
 _TURN_ERRORS = (PlatformAuthError, PlatformNetworkError, PlatformTimeoutError)
 
 ToolKind = Literal["read", "write"]
@@ -160,11 +159,10 @@ def _with_note(payload: dict[str, Any], empty: bool) -> dict[str, Any]:
 
 def _in_force(version: dict[str, Any], on: str) -> bool:
     """In force on ``on``: effective_from <= on < effective_to (exclusive; NULL = current)."""
-    start = as_iso_date(version.get("effective_from"))
-    end = as_iso_date(version.get("effective_to"))
-    if str(version.get("status") or "APPROVED").upper() != "APPROVED" or not start:
+    if str(version.get("status") or "APPROVED").upper() != "APPROVED":
         return False
-    return start <= on and (not end or on < end)
+    start = as_iso_date(version.get("effective_from"))
+    return in_force(start or None, as_iso_date(version.get("effective_to")) or None, on)
 
 
 def _is_itself(row: dict[str, Any], doc_no: str) -> bool:
@@ -241,7 +239,7 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
         text = str(value or "").strip()
         if not text:
             raise ToolArgumentError("doc_no is required")
-        if _DOC_NO.match(text.upper()):
+        if is_doc_no(text.upper()):
             return text.upper()
         # The model may pass a title; look it up as the caller (same policies apply).
         found = _records(client.query_objects(REGULATION_TYPE, filters={"title": text}, limit=1))

@@ -29,3 +29,16 @@ def epoch_or_none(value: str | None) -> int | None:
 def iso_from_epoch(days: int) -> str:
     """The ISO date of an epoch day."""
     return (EPOCH + timedelta(days=int(days))).isoformat()
+
+
+def in_force(effective_from: str | None, effective_to: str | None, on: str) -> bool:
+    """Whether a version with these ISO dates is in force on ``on`` (ISO).
+
+    ``effective_from <= on < effective_to``: the end is exclusive (the next
+    version's start) and open while the version is current. The same rule as
+    ``agent_core.rules.in_force``, which the stand-ins may not import; a contract
+    test pins the two together.
+    """
+    if not effective_from:
+        return False
+    return effective_from[:10] <= on[:10] and (not effective_to or on[:10] < effective_to[:10])

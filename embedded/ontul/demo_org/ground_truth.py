@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from embedded.ontul.dates import in_force
 from embedded.ontul.demo_org import business_rules as rules
 from embedded.ontul.demo_org.key_documents_hr import NOTICE_NATIONAL_ID, NOTICE_PHONE
 from embedded.ontul.demo_org.personas import PERSONAS
@@ -62,9 +63,7 @@ def _in_force(versions: list[VersionRow], doc_no: str, on: str) -> VersionRow:
         for v in versions
         if v.doc_no == doc_no
         and v.status == "APPROVED"
-        and v.effective_from is not None
-        and v.effective_from <= on
-        and (v.effective_to is None or on < v.effective_to)
+        and in_force(v.effective_from, v.effective_to, on)
     )
 
 
