@@ -63,9 +63,12 @@ class AbortableHttpClient(httpx2.Client):
         mounts: dict[str, httpx2.BaseTransport | None] = {}
         if kwargs.get("trust_env", True):
             for pattern, proxy in get_environment_proxies().items():
-                mounts[pattern] = (
-                    None if proxy is None else self._tracked(httpx2.HTTPTransport(proxy=proxy))
-                )
+                try:
+                    mounts[pattern] = (
+                        None if proxy is None else self._tracked(httpx2.HTTPTransport(proxy=proxy))
+                    )
+                except ImportError:
+                    continue  # a SOCKS proxy without socksio: direct, as before, not a crash
         mounts.update(dict.fromkeys(LOOPBACK_PATTERNS, transport))
         mounts.update(kwargs.pop("mounts", None) or {})
         super().__init__(transport=transport, mounts=mounts, **kwargs)

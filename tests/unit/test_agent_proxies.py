@@ -172,3 +172,13 @@ def test_model_client_honours_no_proxy(recorder: Recorder, monkeypatch: pytest.M
     ):
         client.post(f"http://{REMOTE}:8080/v1/messages", json={})
     assert recorder.seen == []
+
+
+def test_model_client_with_a_socks_proxy_set_still_reaches_loopback(
+    recorder: Recorder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without socksio a SOCKS proxy cannot be honoured; it must not stop the app.
+    _proxy_env(monkeypatch, "socks5://127.0.0.1:9")
+    with AbortableHttpClient(timeout=5) as client:
+        assert client.get(f"{recorder.url}/v1/models").status_code == 200
+    assert recorder.seen == ["/v1/models"]
