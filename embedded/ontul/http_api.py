@@ -304,6 +304,8 @@ class Handler(BaseHTTPRequestHandler):
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """Errors the stdlib server raises itself, as JSON (an unknown method is 405)."""
         self.close_connection = True
+        if getattr(self, "request_version", "HTTP/0.9") == "HTTP/0.9":
+            self.request_version = "HTTP/1.0"  # an unparsable request line still gets a status
         if code == 501:  # "Unsupported method": every other verb is simply not allowed
             path = urlsplit(getattr(self, "path", "") or "/").path.rstrip("/") or "/"
             self._send(405, {"error": f"{self.command} is not allowed on {path}"})

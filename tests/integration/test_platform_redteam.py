@@ -201,8 +201,7 @@ ROW_ATTACKS = [
     f"SELECT 사번, 부서 FROM {EMP} AS hr_employees",
     f"SELECT 사번, 부서 FROM {EMP} AS _src WHERE 1 = 1 OR 1 = 1",
     f"SELECT 사번, 부서 FROM {EMP} UNION SELECT 사번, 부서 FROM {EMP}",
-    f"SELECT DISTINCT a.사번, a.부서 FROM {EMP} AS a"
-    " JOIN semantic.hr.leave_balance USING (사번)",
+    f"SELECT DISTINCT a.사번, a.부서 FROM {EMP} AS a JOIN semantic.hr.leave_balance USING (사번)",
     f"SELECT 사번, 부서 FROM {EMP} WHERE 사번 IN (SELECT 사번 FROM {EMP})",
     f"SELECT 사번, (SELECT count(*) FROM {EMP}) FROM {EMP}",
     'SELECT 사번, 부서 FROM "semantic"."hr"."employees"',
@@ -216,9 +215,7 @@ def test_row_filters_hold(
     demo_database: tuple[Path, dict[str, Any]],
     statement: str,
 ) -> None:
-    dev = {
-        r[0] for r in _raw(demo_database[0], "SELECT 사번 FROM hr_employees WHERE 부서 = 'DEV'")
-    }
+    dev = {r[0] for r in _raw(demo_database[0], "SELECT 사번 FROM hr_employees WHERE 부서 = 'DEV'")}
     everyone = attack("cho", statement)
     assert everyone["status"] == "ok", everyone
     assert len({r[0] for r in everyone["rows"]}) > len(dev)  # control: HR sees every dept
@@ -652,3 +649,239 @@ def test_stop_closes_keep_alive_connections(
     finally:
         conn.close()
         server.stop()
+
+
+# --- issue 10: bounded requests, malformed input, audit outcomes, idempotency ---
+
+W1000 = "printf('%.1000c', 'x')"
+
+
+@pytest.mark.parametrize(
+    ("statement", "needle"),
+    [
+        # one instr over 4 MiB operands ran 20-78 s inside a single call
+        (
+            f"SELECT instr(replace({W1000}, 'x', {W1000}), replace({W1000}, 'x', {W1000}) || 'b')"
+            f" FROM {EMP}",
+            "too big",
+        ),
+        (
+            f"SELECT length(replace(replace({W1000}, 'x', {W1000}), 'x', 'yy')) FROM {EMP}",
+            "too big",
+        ),
+        (f"SELECT trim(성명, printf('%.1000c', 'x')) FROM {EMP}", "trim"),
+        (f"SELECT 1 FROM {EMP} WHERE 성명 LIKE '%{'a' * 1200}'", "LIKE"),
+        # 20 rows x 4 MB answered 80 MB; now each value is capped and so is the result
+        (
+            f"SELECT replace({W1000}, 'x', printf('%.60c', 'y')) FROM semantic.reg.version_history"
+            " a, semantic.reg.doc_index b",
+            "larger than",
+        ),
+    ],
+    ids=["instr", "replace", "trim", "like", "bytes"],
+)
+def test_single_calls_and_results_are_bounded(
+    attack: Callable[[str, str], dict[str, Any]], statement: str, needle: str
+) -> None:
+    data = attack("hong", statement)
+    assert data["status"] == "error" and needle in data["error"], data
+
+
+LONE_SURROGATE = b'"\\ud800"'
+
+
+def _post_raw(url: str, path: str, body: bytes, token: str | None = None) -> requests.Response:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    return requests.post(f"{url}{path}", data=body, headers=headers, timeout=10)
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/admin/auth/login", b'{"username": "hong", "password": ' + LONE_SURROGATE + b"}"),
+        ("/admin/auth/login", b'{"username": ' + LONE_SURROGATE + b', "password": "x"}'),
+        ("/admin/auth/refresh", b'{"refreshToken": ' + LONE_SURROGATE + b"}"),
+        ("/admin/query/execute", b'{"sql": ' + LONE_SURROGATE + b"}"),
+        (SEARCH, b'{"args": {"q": ' + LONE_SURROGATE + b"}}"),
+        (OBJECTS, b'{"filters": {"doc_no": ' + LONE_SURROGATE + b"}}"),
+        (OBJECTS, b'{"filters": {"doc_no": 9223372036854775808}}'),
+        (OBJECTS, b'{"filters": {"doc_no": -9223372036854775809}}'),
+        (OBJECTS, b'{"filters": {"doc_no": 1e999}}'),
+        (LINKS.format("derives_from"), b'{"sourceKey": ' + LONE_SURROGATE + b"}"),
+        (
+            ACTION,
+            b'{"args": {"doc_no": "HR-REG-003", "version": 9223372036854775808, "reason": "x"}}',
+        ),
+        (ACTION, b'{"args": {"doc_no": ' + LONE_SURROGATE + b', "version": 1, "reason": "x"}}'),
+        (
+            ACTION,
+            b'{"args": {"doc_no": "HR-REG-003", "version": 3, "reason": "x"}, '
+            b'"idempotencyKey": "a\\u0000b"}',
+        ),
+        (
+            "/api/v1/retrievers/semantic.rag.authority_trace/invoke",
+            b'{"args": {"doc_id": 99999999999999999999}}',
+        ),
+        (SEARCH, b'{"args": {"q": "x"}, "maxRows": 9223372036854775808}'),
+        ("/admin/query/execute", b'{"sql": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"),
+        ("/admin/query/execute", b'{"\\udfff": 1, "sql": "SELECT 1"}'),
+    ],
+    ids=lambda v: v if isinstance(v, str) else v[:40].decode("utf-8", "replace"),
+)
+def test_malformed_json_is_400_on_every_endpoint(
+    ontul_server: OntulServer, token_of: Callable[[str], str], path: str, body: bytes
+) -> None:
+    resp = _post_raw(ontul_server.url, path, body, token_of("hong"))
+    assert resp.status_code == 400, resp.text
+    assert resp.json()["error"]
+
+
+@pytest.mark.parametrize("method", ["TRACE", "CONNECT", "PROPFIND", "BREW"])
+@pytest.mark.parametrize("path", ["/admin/query/execute", "/health", "/nowhere"])
+def test_every_other_method_is_405_json_with_allow(
+    ontul_server: OntulServer, method: str, path: str
+) -> None:
+    target = "127.0.0.1:1" if method == "CONNECT" else path
+    request = f"{method} {target} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n"
+    parts = urlsplit(ontul_server.url)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
+    try:
+        conn.connect()
+        assert conn.sock is not None
+        conn.sock.sendall(request.encode())
+        resp = http.client.HTTPResponse(conn.sock, method=method)
+        resp.begin()
+        assert resp.status == 405
+        assert resp.getheader("Allow")
+        assert resp.getheader("Content-Type", "").startswith("application/json")
+        assert json.loads(resp.read())["error"]
+    finally:
+        conn.close()
+
+
+def test_bad_request_line_is_json(ontul_server: OntulServer) -> None:
+    status, payload = _raw_http(ontul_server.url, b"GET /health HTTP/9.9\r\n\r\n")
+    assert status >= 400 and json.loads(payload)["error"]
+
+
+@pytest.fixture
+def impatient_server(
+    demo_database: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> Iterator[OntulServer]:
+    from embedded.ontul.server import OntulServer
+
+    server = OntulServer(
+        copy_database(demo_database[0], tmp_path),
+        today=date.today(),
+        idle_timeout_s=0.3,
+        request_timeout_s=0.3,
+    ).start()
+    yield server
+    server.stop()
+
+
+def _closed_by_server(url: str, first_bytes: bytes) -> bytes:
+    """Send ``first_bytes`` and wait (up to 10 s) for the server to answer and close."""
+    import socket
+
+    parts = urlsplit(url)
+    with socket.create_connection((parts.hostname or "", parts.port or 0), timeout=10) as sock:
+        if first_bytes:
+            sock.sendall(first_bytes)
+        received = b""
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return received  # closed by the server
+            received += chunk
+
+
+@pytest.mark.parametrize(
+    "first_bytes",
+    [
+        b"",
+        b"POST /admin/query/execute HTTP/1.1\r\nHost: x\r\n",
+        b"POST /admin/query/execute HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b'Content-Length: 100\r\n\r\n{"sql": ',
+    ],
+    ids=["idle", "half-sent headers", "half-sent body"],
+)
+def test_idle_and_half_sent_connections_are_closed(
+    impatient_server: OntulServer, first_bytes: bytes
+) -> None:
+    received = _closed_by_server(impatient_server.url, first_bytes)
+    if b"Content-Length: 100" in first_bytes:
+        assert received.startswith(b"HTTP/1.1 408"), received
+        assert b'"error"' in received
+
+
+def test_keep_alive_still_serves_several_requests(impatient_server: OntulServer) -> None:
+    parts = urlsplit(impatient_server.url)
+    conn = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=10)
+    try:
+        for _ in range(3):
+            conn.request("GET", "/health")
+            assert conn.getresponse().read() == b'{"status": "ok"}'
+    finally:
+        conn.close()
+
+
+def test_audit_rows_tell_the_outcome(private_server: OntulServer) -> None:
+    hong, admin = login(private_server.url, "hong"), login(private_server.url, "admin")
+    statements = {
+        "ran": f"SELECT count(*) FROM {EMP}",
+        "refused": "SELECT * FROM hr_employees",
+        "denied": f"SELECT {NID} FROM {EMP}",
+        "failed": f"SELECT abs(-9223372036854775807 - 1) FROM {EMP}",
+        "capped": f"SELECT replace({W1000}, 'x', printf('%.60c', 'y')) FROM "
+        "semantic.reg.version_history a, semantic.reg.doc_index b",
+    }
+    for statement in statements.values():
+        call(private_server.url, hong, "/admin/query/execute", {"sql": statement})
+    rows = requests.get(
+        f"{private_server.url}/admin/audit?user=hong&action=data:Select&limit=50",
+        headers={"Authorization": f"Bearer {admin}"},
+        timeout=10,
+    ).json()["rows"]
+    by_query = {r["query"]: r for r in rows}
+    outcome = {k: (by_query[s]["decision"], by_query[s]["reason"]) for k, s in statements.items()}
+    assert outcome["ran"] == ("ALLOW", None)
+    assert outcome["refused"][0] == "DENY" and "unknown relation" in outcome["refused"][1]
+    assert outcome["denied"][0] == "DENY" and NID in outcome["denied"][1]
+    assert outcome["failed"] == ("ERROR", "integer overflow")
+    assert outcome["capped"][0] == "ERROR" and "larger than" in outcome["capped"][1]
+    assert len(rows) == len(statements)  # one row per statement, none written ahead
+
+
+def test_idempotency_keys_are_scoped_per_caller(
+    private_server: OntulServer, ground_truth: dict[str, Any]
+) -> None:
+    """Issue 10 item 2: cho's key on a restricted document must not answer hong 409."""
+    url = private_server.url
+    hong, cho = login(url, "hong"), login(url, "cho")
+    restricted = ground_truth["restricted"]["doc_no"]
+    version = _raw(
+        private_server.db_path,
+        f"SELECT max(version) FROM regulation_versions WHERE doc_no = '{restricted}'",
+    )[0][0]
+    key = "shared-key-001"
+    secret = {"doc_no": restricted, "version": version, "reason": "검토"}
+    first = _post(url, cho, ACTION, {"args": secret, "idempotencyKey": key})
+    assert first.json()["status"] == "OK"  # control: the key is in the ledger now
+    mine = {"doc_no": "HR-REG-003", "version": 3, "reason": "검토"}
+    resp = _post(url, hong, ACTION, {"args": mine, "idempotencyKey": key})
+    assert resp.status_code == 200 and resp.json()["status"] == "OK", resp.text
+    again = _post(url, hong, ACTION, {"args": mine, "idempotencyKey": key})
+    assert again.json()["status"] == "REPLAYED"
+    assert again.json()["requestId"] == resp.json()["requestId"]
+    replay = _post(url, cho, ACTION, {"args": secret, "idempotencyKey": key})
+    assert replay.json()["requestId"] == first.json()["requestId"]
+    other = _post(url, hong, ACTION, {"args": {**mine, "version": 2}, "idempotencyKey": key})
+    assert other.status_code == 409  # hong's own key, another document: still refused
+    ledger = _raw(
+        private_server.db_path,
+        "SELECT requested_by, idempotency_key FROM revision_requests ORDER BY request_id",
+    )
+    assert ("cho", key) in ledger and ("hong", f"{key}\x1fhong") in ledger
