@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QEvent,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -55,6 +56,8 @@ from agent_core.matrix.report import SYMBOLS, cell_text, to_html, to_json, to_ma
 from agent_core.matrix.run import run_matrix
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from agent_core.matrix.cells import Cell, MatrixRun, QuestionCell
     from agent_core.matrix.questions import MatrixQuestion
     from desktop.sessions import SessionRegistry
@@ -101,9 +104,10 @@ def status_colors(status: str, palette: QPalette) -> tuple[QColor, QColor]:
 class _GridModel(QAbstractTableModel):
     """Rows × personas; column 0 names the row."""
 
-    def __init__(self, palette: QPalette, parent: QObject | None = None) -> None:
+    def __init__(self, palette: Callable[[], QPalette], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.palette = palette
+        """The view's current palette (asked on every paint: the theme can change live)."""
         self.personas: list[str] = []
         self.rows: list[tuple[str, str]] = []
         self.changed: set[tuple[str, ...]] = set()
@@ -137,7 +141,7 @@ class _GridModel(QAbstractTableModel):
 class AccessMatrixModel(_GridModel):
     """The access grid: one row per relation / column / document / action."""
 
-    def __init__(self, palette: QPalette, parent: QObject | None = None) -> None:
+    def __init__(self, palette: Callable[[], QPalette], parent: QObject | None = None) -> None:
         super().__init__(palette, parent)
         self._cells: dict[tuple[str, str, str], Cell] = {}
 
@@ -179,7 +183,7 @@ class AccessMatrixModel(_GridModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return cell.detail or cell.status
         if role in (Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole):
-            bg, fg = status_colors(cell.status, self.palette)
+            bg, fg = status_colors(cell.status, self.palette())
             return bg if role == Qt.ItemDataRole.BackgroundRole else fg
         if role == Qt.ItemDataRole.FontRole and cell.key in self.changed:
             font = QFont()
@@ -191,7 +195,7 @@ class AccessMatrixModel(_GridModel):
 class QuestionMatrixModel(_GridModel):
     """The question grid: one row per case, pass / fail / answered per persona."""
 
-    def __init__(self, palette: QPalette, parent: QObject | None = None) -> None:
+    def __init__(self, palette: Callable[[], QPalette], parent: QObject | None = None) -> None:
         super().__init__(palette, parent)
         self._cells: dict[tuple[str, str], QuestionCell] = {}
 
@@ -231,7 +235,7 @@ class QuestionMatrixModel(_GridModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return "; ".join(q.failures) or q.answer[:300]
         if role in (Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.ForegroundRole):
-            bg, fg = status_colors(q.status, self.palette)
+            bg, fg = status_colors(q.status, self.palette())
             return bg if role == Qt.ItemDataRole.BackgroundRole else fg
         if role == Qt.ItemDataRole.FontRole and q.key in self.changed:
             font = QFont()
@@ -343,8 +347,8 @@ class MatrixView(QWidget):
         files.addStretch(1)
         files.addWidget(self.only_differing)
 
-        self.access_model = AccessMatrixModel(self.palette(), self)
-        self.question_model = QuestionMatrixModel(self.palette(), self)
+        self.access_model = AccessMatrixModel(self.palette, self)
+        self.question_model = QuestionMatrixModel(self.palette, self)
         self.access_table = self._table(self.access_model)
         self.question_table = self._table(self.question_model)
         self.changes = QListWidget(self)
@@ -507,6 +511,15 @@ class MatrixView(QWidget):
         """Cancel a running matrix and wait for its thread (the window is closing)."""
         self.cancel()
         self._join()
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A theme switch repaints the cells in the new palette's colours."""
+        if event.type() == QEvent.Type.PaletteChange:
+            for model in (self.access_model, self.question_model):
+                if model.rowCount():
+                    last = model.index(model.rowCount() - 1, model.columnCount() - 1)
+                    model.dataChanged.emit(model.index(0, 0), last)
+        super().changeEvent(event)
 
     def closeEvent(self, event: Any) -> None:
         """Closing cancels a run and waits for it."""

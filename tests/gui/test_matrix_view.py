@@ -71,6 +71,14 @@ def test_probe_fills_the_grid_with_personas_as_columns(
     assert "visible" in model.data(cho, Qt.ItemDataRole.DisplayRole)
     masked_bg = model.data(park, Qt.ItemDataRole.BackgroundRole)
     assert masked_bg != model.data(cho, Qt.ItemDataRole.BackgroundRole)
+    # a live switch to a dark palette repaints the cells dark
+    dark = QPalette(view.palette())
+    dark.setColor(QPalette.ColorRole.Base, QColor("#1e1e1e"))
+    light = view.palette()
+    view.setPalette(dark)
+    assert model.data(park, Qt.ItemDataRole.BackgroundRole).lightness() < 100
+    view.setPalette(light)
+    assert model.data(park, Qt.ItemDataRole.BackgroundRole) == masked_bg
     # click-through: the probing query and what came back
     view.access_table.clicked.emit(_index(model, "park", "relation", "semantic.hr.leave_balance"))
     detail = view.detail.toPlainText()
@@ -146,3 +154,35 @@ def test_main_window_action_opens_the_matrix_view(qtbot: Any, window_factory: An
     assert not view.probe_button.isEnabled()  # nobody signed in yet
     window.open_matrix()
     assert window.matrix_view is view
+
+
+def test_each_persona_column_shows_only_that_persona_s_data(
+    qtbot: Any, view: MatrixView, endpoints: Endpoints
+) -> None:
+    """A persona's cells and their click-through detail hold none of that persona's canaries.
+
+    Power: cho's cells of the same run show strings that are canaries for hong.
+    """
+    canaries = (endpoints.ground_truth or {})["canaries"]
+    view.question_edit.setText("SELECT 사번, 비고 FROM semantic.hr.leave_balance 실행해줘")
+    with qtbot.waitSignal(view.run_finished, timeout=60000):
+        view.ask_button.click()
+    texts: dict[str, list[str]] = {p: [] for p in PERSONAS}
+    for model, table in (
+        (view.access_model, view.access_table),
+        (view.question_model, view.question_table),
+    ):
+        for row in range(model.rowCount()):
+            for col, persona in enumerate(model.personas, start=1):
+                index = model.index(row, col)
+                table.clicked.emit(index)
+                texts[persona] += [
+                    str(model.data(index, Qt.ItemDataRole.DisplayRole)),
+                    str(model.data(index, Qt.ItemDataRole.ToolTipRole)),
+                    view.detail.toPlainText(),
+                ]
+    strangers = [c for c in canaries["hong"] if c not in canaries["cho"]]
+    assert any(c in t for t in texts["cho"] for c in strangers), "cho's cells show hong-only rows"
+    for persona in ("hong", "park"):
+        leaked = {c for t in texts[persona] for c in canaries[persona] if c in t}
+        assert not leaked, (persona, sorted(leaked)[:3])
