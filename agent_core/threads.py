@@ -46,8 +46,88 @@ class NoThreads:
         return False
 
 
+_REPLAY_CODES = frozenset(
+    {"thread_not_found", "thread_already_continued", "thread_continue_in_flight"}
+)
+"""Thread rejections a full replay under a new thread recovers from."""
+
+
+def _error_code(exc: Exception) -> str | None:
+    body = getattr(exc, "body", None)
+    error = body.get("error") if isinstance(body, dict) else None
+    details = error.get("details") if isinstance(error, dict) else None
+    code = details.get("error_code") if isinstance(details, dict) else None
+    return str(code) if code else None
+
+
+class MessageThreads(NoThreads):
+    """Later calls of a turn continue the server-held thread with only the new messages."""
+
+    active = True
+
+    def __init__(self) -> None:
+        self.previous_message_id: str | None = None
+        self.held = 0
+        """How many messages of the turn's conversation the server holds."""
+        self.replays = 0
+
+    def shape(self, params: dict[str, Any], messages: list[dict[str, Any]]) -> dict[str, Any]:
+        """Add the ``thread`` field; on a continue drop what the thread already holds."""
+        if not self.active:
+            return params
+        shaped = dict(params)
+        shaped["betas"] = [MESSAGE_THREADS_BETA]
+        if self.previous_message_id is None:
+            shaped["thread"] = {"type": "create"}
+            return shaped
+        sent = params["messages"]
+        shaped["messages"] = list(sent[self.held :]) if len(sent) == len(messages) else messages
+        shaped.pop("system", None)
+        shaped.pop("tools", None)
+        shaped["thread"] = {"type": "continue", "previous_message_id": self.previous_message_id}
+        return shaped
+
+    def stream(self, session: PersonaSession, params: dict[str, Any], timeout: float) -> Any:
+        """Open the streaming call (the beta Messages API when threading)."""
+        if "thread" not in params:
+            return super().stream(session, params, timeout)
+        return session.model.beta.messages.stream(**params, timeout=timeout)
+
+    def replied(self, message: Any, messages: list[dict[str, Any]]) -> None:
+        """The next call continues from this reply."""
+        if self.active:
+            self.previous_message_id = str(message.id)
+            self.held = len(messages)
+
+    def reset(self) -> None:
+        """Start a new thread with the whole conversation on the next call."""
+        self.previous_message_id = None
+        self.held = 0
+
+    def recover(self, exc: Exception) -> bool:
+        """A thread rejection: replay under a new thread once, else stop threading."""
+        if not self.active:
+            return False
+        status = getattr(exc, "status_code", None)
+        code = _error_code(exc)
+        words = str(getattr(exc, "api_message", "") or "").lower()
+        if code in _REPLAY_CODES and self.previous_message_id is not None and self.replays < 2:
+            self.replays += 1
+            self.reset()
+            return True
+        if code == "thread_unsupported_request" or (status == 400 and "thread" in words):
+            self.active = False
+            self.reset()
+            return True
+        return False
+
+
 def make_threads(session: PersonaSession) -> NoThreads:
     """The thread strategy of a session.
+
+    ``REGDESK_THREADS``: ``on`` threads wherever the endpoint lists models,
+    ``off`` never; the default (``auto``) threads only against Anthropic's own
+    API, whose model list the session read.
 
     Args:
         session: The session (its endpoint and model).
@@ -55,6 +135,14 @@ def make_threads(session: PersonaSession) -> NoThreads:
     Returns:
         The strategy.
     """
-    if os.environ.get("REGDESK_THREADS", "auto").strip().lower() in ("off", "0", "no"):
+    mode = os.environ.get("REGDESK_THREADS", "auto").strip().lower()
+    endpoints = session.endpoints
+    if mode in ("off", "0", "no") or endpoints.offline_model:
         return NoThreads()
+    from agent_core.model_catalog import list_models
+
+    listed = list_models(session.model) is not None
+    anthropic_api = endpoints.model_base_url in (None, "", "https://api.anthropic.com")
+    if listed and (mode in ("on", "1", "yes") or anthropic_api):
+        return MessageThreads()
     return NoThreads()

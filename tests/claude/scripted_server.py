@@ -229,12 +229,18 @@ class ScriptedMessages:
             else ({m.id for m in models if m.lifecycle != "retired"} if models else None)
         )
         self.requests: list[dict[str, Any]] = []
+        """Request bodies as sent (a thread continue holds only the new messages)."""
+        self.full_requests: list[dict[str, Any]] = []
+        """Request bodies with a thread's held conversation put back."""
+        self.thread_support = True
+        """False: the endpoint rejects the ``thread`` field (400)."""
         self.headers: list[dict[str, str]] = []
         self.model_list_calls = 0
         self._steps: list[Step] = []
         self._lock = threading.Lock()
         self._cache: dict[str, int] = {}
         self._threads: dict[str, dict[str, Any]] = {}
+        self._continued: set[str] = set()
         server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         server.daemon_threads = True
         self._server = server
@@ -325,11 +331,24 @@ class ScriptedMessages:
         thread = body.get("thread")
         if not thread:
             return body, None
-        if THREADS_BETA not in beta:
-            return body, Error(400, "invalid_request_error", "thread: requires the threads beta")
+        if THREADS_BETA not in beta or not self.thread_support:
+            return body, Error(
+                400,
+                "invalid_request_error",
+                "thread: Extra inputs are not permitted",
+                error_code="thread_unsupported_request",
+            )
         if thread.get("type") == "create":
             return body, None
-        held = self._threads.get(str(thread.get("previous_message_id")))
+        previous = str(thread.get("previous_message_id"))
+        held = self._threads.get(previous)
+        if previous in self._continued:
+            return body, Error(
+                400,
+                "invalid_request_error",
+                "thread: that message was already continued",
+                error_code="thread_already_continued",
+            )
         if held is None:
             return body, Error(
                 404, "not_found_error", "thread not found", error_code="thread_not_found"
@@ -342,6 +361,8 @@ class ScriptedMessages:
             )
         full = {**held, **{k: v for k, v in body.items() if k not in ("messages", "thread")}}
         full["messages"] = [*held["messages"], *body["messages"]]
+        full["thread"] = thread
+        self._continued.add(previous)
         return full, None
 
     def _hold(self, body: dict[str, Any], message_id: str, blocks: list[dict[str, Any]]) -> None:
@@ -410,7 +431,11 @@ class ScriptedMessages:
                 if self.path.split("?")[0] != "/v1/messages":
                     self._error(Error(404, "not_found_error", "Not found"))
                     return
-                full, problem = owner._thread_body(body, self.headers.get("anthropic-beta") or "")
+                with owner._lock:
+                    full, problem = owner._thread_body(
+                        body, self.headers.get("anthropic-beta") or ""
+                    )
+                    owner.full_requests.append(full)
                 if problem is not None:
                     self._error(problem)
                     return
