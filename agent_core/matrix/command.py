@@ -38,7 +38,13 @@ def add_matrix_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         sub: The CLI's subparsers.
     """
     p = sub.add_parser("matrix", help="who can see what, as several personas (access matrix)")
-    p.add_argument("--as", dest="personas", required=True, help="personas, comma-separated")
+    p.add_argument(
+        "--as",
+        dest="personas",
+        action="append",
+        required=True,
+        help="personas, comma-separated (or --as repeated)",
+    )
     p.add_argument(
         "--questions",
         metavar="FILE",
@@ -85,7 +91,8 @@ def matrix_command(
     Returns:
         Exit status.
     """
-    personas = [p.strip() for p in str(args.personas).split(",") if p.strip()]
+    personas = list(dict.fromkeys(p.strip() for a in args.personas for p in a.split(",")))
+    personas = [p for p in personas if p]
     truth = endpoints.ground_truth or {}
     try:
         passwords = {p: password_of(p) for p in personas}
