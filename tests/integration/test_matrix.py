@@ -228,3 +228,16 @@ def test_policy_edit_diff_names_exactly_that_change(
     cells = _cells(doc)
     assert cells[("hong", "column", CONTACT)]["status"] == "masked"
     assert doc["meta"]["baseline"] == "baseline.json"
+
+
+def test_cli_markdown_and_html_outputs(
+    stack: Stack, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli_main(["matrix", "--as", "hong,cho", "--markdown"], stack.endpoints) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("# RegDesk access matrix")
+    assert "| column | semantic.hr.employees.주민등록번호 | ✕ denied | ✕ denied |" in text
+    out = tmp_path / "report.html"
+    assert cli_main(["matrix", "--as", "hong,cho", "--html", str(out)], stack.endpoints) == 0
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and stack.endpoints.ontul_url in page
