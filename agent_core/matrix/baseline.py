@@ -68,27 +68,34 @@ def diff_runs(baseline: MatrixRun, current: MatrixRun) -> list[Change]:
     for key, cell in after.items():
         old = before.get(key)
         if old is None:
-            changes.append(Change("access", cell.persona, cell.kind, cell.name, "cell", None,
-                                  cell.status))  # fmt: skip
+            changes.append(
+                Change("access", cell.persona, cell.kind, cell.name, "cell", None, cell.status)
+            )
             continue
         if old.status != cell.status:
-            changes.append(Change("access", cell.persona, cell.kind, cell.name, "status",
-                                  old.status, cell.status))  # fmt: skip
+            changes.append(
+                Change(
+                    "access", cell.persona, cell.kind, cell.name, "status", old.status, cell.status
+                )
+            )
         if old.rows != cell.rows:
-            changes.append(Change("access", cell.persona, cell.kind, cell.name, "rows",
-                                  old.rows, cell.rows))  # fmt: skip
+            changes.append(
+                Change("access", cell.persona, cell.kind, cell.name, "rows", old.rows, cell.rows)
+            )
     for key, old in before.items():
         if key not in after:
-            changes.append(Change("access", old.persona, old.kind, old.name, "cell", old.status,
-                                  None))  # fmt: skip
+            changes.append(
+                Change("access", old.persona, old.kind, old.name, "cell", old.status, None)
+            )
     q_before = {q.key: q for q in baseline.questions if q.persona in shared}
     q_after = {q.key: q for q in current.questions if q.persona in shared}
     for q_key, q in q_after.items():
         old_q = q_before.get(q_key)
         if old_q is None:
             if q_before:
-                changes.append(Change("question", q.persona, "question", q.case, "cell", None,
-                                      q.status))  # fmt: skip
+                changes.append(
+                    Change("question", q.persona, "question", q.case, "cell", None, q.status)
+                )
             continue
         pairs: list[tuple[str, Any, Any]] = [
             ("status", old_q.status, q.status),
@@ -101,6 +108,9 @@ def diff_runs(baseline: MatrixRun, current: MatrixRun) -> list[Change]:
                 changes.append(Change("question", q.persona, "question", q.case, name, was, now))
     for q_key, old_q in q_before.items():
         if q_key not in q_after and q_after:
-            changes.append(Change("question", old_q.persona, "question", old_q.case, "cell",
-                                  old_q.status, None))  # fmt: skip
+            changes.append(
+                Change(
+                    "question", old_q.persona, "question", old_q.case, "cell", old_q.status, None
+                )
+            )
     return changes
