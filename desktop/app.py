@@ -29,6 +29,7 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
     if isinstance(existing, QApplication):
         return existing
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
+    keep_qt_settings_in_data_dir()
     app = QApplication([sys.argv[0] if sys.argv else "regdesk", *(argv or [])])
     app.setApplicationName("RegDesk")
     app.setOrganizationName("RegDesk")
@@ -56,6 +57,22 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
     return app
 
 
+def keep_qt_settings_in_data_dir() -> None:
+    """With ``$REGDESK_DATA_DIR`` set, Qt's own settings (the file dialog's
+    ``QtProject.conf``) go there too, not to ``~/.config``: a throw-away data
+    directory leaves nothing behind. RegDesk's own settings follow the same
+    variable (``desktop.settings``)."""
+    import os
+
+    from PySide6.QtCore import QSettings
+
+    data_dir = os.environ.get("REGDESK_DATA_DIR")
+    if not data_dir:
+        return
+    for settings_format in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(settings_format, QSettings.Scope.UserScope, data_dir)
+
+
 def run_app(provider: ServiceProvider, argv: list[str]) -> int:
     """Open the main window at once and start the services behind it.
 
@@ -68,11 +85,13 @@ def run_app(provider: ServiceProvider, argv: list[str]) -> int:
     """
     app = ensure_app(argv)
     from desktop.main_window import MainWindow
+    from desktop.window_fit import fit_to_screen
 
     window = MainWindow(provider)
     state = _ui_state()
     if state is not None and state.value("window/geometry") is not None:
         window.restoreGeometry(state.value("window/geometry"))
+        fit_to_screen(window)  # saved on a larger screen, or at another scale factor
     window.show()
     try:
         return app.exec()

@@ -24,6 +24,8 @@ from PySide6.QtCore import (
 from PySide6.QtCore import Signal as _Signal
 from PySide6.QtGui import (
     QColor,
+    QFont,
+    QFontMetrics,
     QGuiApplication,
     QMouseEvent,
     QPainter,
@@ -41,6 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.transcript_model import (
+    ROLE_FOOTER,
     ROLE_HTML,
     ROLE_KEY,
     ROLE_KIND,
@@ -108,7 +111,7 @@ class ChatDelegate(QStyledItemDelegate):
         super().__init__(parent)
         # key -> (revision, text width, document, streamed length or -1)
         self._cache: OrderedDict[int, tuple[int, int, QTextDocument, int]] = OrderedDict()
-        self._sizes: dict[int, tuple[tuple[int, int, int], QSize]] = {}
+        self._sizes: dict[int, tuple[tuple[int, int, int, str], QSize]] = {}
 
     def document(self, index: ModelIndex, width: int) -> QTextDocument:
         """The laid-out document of a row at a width (cached).
@@ -174,12 +177,14 @@ class ChatDelegate(QStyledItemDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:
         """Height of the laid-out text plus padding (cached per revision and width)."""
         width = self._row_width(option.rect.width())
-        key = (int(index.data(ROLE_KEY)), int(index.data(ROLE_REVISION)), width)
+        footer = str(index.data(ROLE_FOOTER) or "")
+        key = (int(index.data(ROLE_KEY)), int(index.data(ROLE_REVISION)), width, footer)
         size = self._sizes.get(key[0])
         if size is not None and size[0] == key:
             return size[1]
         document = self.document(index, width)
-        hint = QSize(width, int(document.size().height()) + MARGIN + PADDING)
+        extra = self._footer_metrics().height() if footer else 0
+        hint = QSize(width, int(document.size().height()) + MARGIN + PADDING + extra)
         self._sizes[key[0]] = (key, hint)
         return hint
 
@@ -207,7 +212,27 @@ class ChatDelegate(QStyledItemDelegate):
         view = self.parent()
         visible = rect if not isinstance(view, QListView) else rect & view.viewport().rect()
         document.drawContents(painter, QRectF(visible.translated(-origin)))
+        footer = str(index.data(ROLE_FOOTER) or "")
+        if footer:
+            painter.setFont(self._footer_font())
+            painter.setPen(option.palette.color(QPalette.ColorRole.PlaceholderText))
+            metrics = self._footer_metrics()
+            top = int(document.size().height())
+            painter.drawText(
+                QRect(0, top, int(document.textWidth()), metrics.height()),
+                int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                footer,
+            )
         painter.restore()
+
+    def _footer_font(self) -> QFont:
+        view = self.parent()
+        font = QFont(view.font() if isinstance(view, QWidget) else QGuiApplication.font())
+        font.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
+        return font
+
+    def _footer_metrics(self) -> QFontMetrics:
+        return QFontMetrics(self._footer_font())
 
     def anchor_at(self, index: ModelIndex, rect: QRect, point: QPoint) -> str:
         """The link under a point of a row, or ''."""

@@ -20,7 +20,7 @@ def save_export(
     to_markdown: Callable[[Any], str],
     to_json: Callable[[Any], str],
     stem: str,
-) -> None:
+) -> Path | None:
     """Ask for a file and write ``item`` to it; the chosen name or filter picks the format.
 
     A failed write is shown in a message box; cancelling the dialog writes nothing.
@@ -32,6 +32,9 @@ def save_export(
         to_markdown: Renders ``item`` as Markdown.
         to_json: Renders ``item`` as JSON.
         stem: Suggested file name part (``regdesk-<stem>.md``).
+
+    Returns:
+        The file written, or None (cancelled or failed).
     """
     path, chosen = QFileDialog.getSaveFileName(
         parent,
@@ -40,7 +43,7 @@ def save_export(
         QCoreApplication.translate("MainWindow", "Markdown (*.md);;JSON (*.json)"),
     )
     if not path:
-        return
+        return None
     as_json = path.endswith(".json") or "json" in chosen.lower()
     try:
         Path(path).write_text(to_json(item) if as_json else to_markdown(item), "utf-8")
@@ -48,3 +51,5 @@ def save_export(
         QMessageBox.warning(
             parent, QCoreApplication.translate("MainWindow", "Export failed"), str(exc)
         )
+        return None
+    return Path(path)

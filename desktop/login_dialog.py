@@ -131,8 +131,13 @@ class LoginDialog(QDialog):
         self.remember_check.setToolTip(
             self.tr("Stored in the system keyring, never in a settings file.")
             if credentials.available
-            else self.tr("No keyring: remembered only until RegDesk closes.")
+            else self.tr(
+                "No system keyring on this computer: RegDesk cannot remember passwords "
+                "(it keeps them in memory until it closes)."
+            )
         )
+        # without a keyring there is nothing to remember a password in across restarts
+        self.remember_check.setEnabled(credentials.available)
 
         form = QFormLayout()
         server_label = QLabel(self.tr("&Server:"))
@@ -153,7 +158,7 @@ class LoginDialog(QDialog):
             for user in users:
                 button = QPushButton(user)
                 button.setAutoDefault(False)
-                tip = self.tr("Fill in the sign-in details for {user}")
+                tip = self.tr("Sign in as {user}")
                 button.setToolTip(tip.format(user=user))
                 button.clicked.connect(lambda _=False, u=user: self._fill_demo(u))
                 self.demo_buttons[user] = button
@@ -178,6 +183,11 @@ class LoginDialog(QDialog):
         self.sign_in_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.sign_in_button.setText(self.tr("&Sign in"))
         self.sign_in_button.setDefault(True)
+        # Cancel never takes the default (Enter) from Sign in, not even after the
+        # disabled Sign in button passed the focus on to it during an attempt
+        cancel = self.buttons.button(QDialogButtonBox.StandardButton.Cancel)
+        cancel.setAutoDefault(False)
+        cancel.setDefault(False)
         self.buttons.accepted.connect(self._try_sign_in)
         self.buttons.rejected.connect(self.reject)
 
@@ -209,10 +219,12 @@ class LoginDialog(QDialog):
         return not self.server_edit.isEnabled()
 
     def _fill_demo(self, user: str) -> None:
+        """A demo persona button: one click signs in (when its password is known)."""
+        self._clear_error()
         self.user_combo.setCurrentText(user)
         if user in self._demo_passwords:
             self.password_edit.setText(self._demo_passwords[user])
-            self.sign_in_button.setFocus()
+            self._try_sign_in()
         else:
             self.password_edit.setFocus()
 
@@ -251,12 +263,14 @@ class LoginDialog(QDialog):
             self.server_edit,
             self.user_combo,
             self.password_edit,
-            self.remember_check,
             self.sign_in_button,
             *self.demo_buttons.values(),
         ):
             widget.setEnabled(not busy)
+        self.remember_check.setEnabled(not busy and self._credentials.available)
         self.sign_in_button.setText(self.tr("Signing in…") if busy else self.tr("&Sign in"))
+        if not busy:
+            self.sign_in_button.setDefault(True)
 
     def _try_sign_in(self) -> None:
         if self.busy:
@@ -302,7 +316,8 @@ class LoginDialog(QDialog):
             return
         user = self.user_combo.currentText().strip()
         try:
-            if self.remember_check.isChecked():
+            if self.remember_check.isChecked() or not self._credentials.available:
+                # no keyring: kept in memory for this session only (CredentialStore)
                 self._credentials.save(url, user, self.password_edit.text())
             else:
                 self._credentials.delete(url, user)

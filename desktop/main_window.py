@@ -13,7 +13,7 @@ import gc
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QPushButton,
     QStackedWidget,
-    QTextEdit,
     QToolBar,
     QVBoxLayout,
     QWidget,
@@ -31,9 +30,11 @@ from PySide6.QtWidgets import (
 from desktop.approval_coordinator import ApprovalCoordinator
 from desktop.chat_history import ChatHistory
 from desktop.demo_personas import DEMO_PERSONAS, demo_passwords
+from desktop.question_edit import QuestionEdit
 from desktop.service_startup import ServiceStarter, start_services
 from desktop.sessions import SessionRegistry
 from desktop.sign_in_placeholder import SignInPlaceholder
+from desktop.window_fit import fit_to_screen
 
 if TYPE_CHECKING:
     from agent_core.approval import ApprovalDecision
@@ -69,7 +70,6 @@ class MainWindow(QMainWindow):
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("RegDesk"))
-        self.resize(1280, 800)
         self.provider = provider
         self.endpoints: Endpoints | None = None
         self.offer_login = offer_login
@@ -84,6 +84,7 @@ class MainWindow(QMainWindow):
         self._shut_down = False
         self._build_ui()
         self._history_failed.connect(lambda message: self.statusBar().showMessage(message, 15000))
+        fit_to_screen(self, QSize(1280, 800))
         self._start_services()
         # Not needed for the first paint: open the history file right after it.
         self.installEventFilter(self)
@@ -134,13 +135,21 @@ class MainWindow(QMainWindow):
         self.placeholder_button = self.placeholder.button
         self.placeholder_status = self.placeholder.status
         self.single_stack.addWidget(self.placeholder)
-        self.question_edit = QTextEdit(self)
-        self.question_edit.setAcceptRichText(False)
+        self.question_edit = QuestionEdit(self)
         self.question_edit.setFixedHeight(64)
-        self.question_edit.setPlaceholderText(self.tr("Ask a question (Ctrl+Enter to send)"))
+        self.question_edit.setPlaceholderText(
+            self.tr("Ask a question (Enter to send, Shift+Enter for a new line)")
+        )
         self.question_edit.setAccessibleName(self.tr("Question"))
+        self.question_edit.submitted.connect(self.send)
         self.send_button = QPushButton(self.tr("Send"), self)
         self.send_button.clicked.connect(self.send)
+        quit_action = QAction(self.tr("Quit"), self)
+        quit_action.setShortcut(QKeySequence("Ctrl+Q"))  # the platform may bind none (Windows)
+        quit_action.setShortcutContext(Qt.ShortcutContext.ApplicationShortcut)
+        quit_action.triggered.connect(self.close)
+        self.addAction(quit_action)
+        self.quit_action = quit_action
         for keys in ("Ctrl+Return", "Ctrl+Enter"):
             QShortcut(QKeySequence(keys), self, self.send)
         ask_row = QHBoxLayout()
@@ -340,12 +349,23 @@ class MainWindow(QMainWindow):
             return self.split_view.ask_all()
         pane = self.current_pane()
         question = self.question_edit.toPlainText().strip()
-        if pane is None or not question:
+        if not question:
+            return False
+        if pane is None:
+            self._tell(self.tr("Nobody is signed in. Sign in first (Sign in… in the toolbar)."))
+            return False
+        if pane.running:
+            self._tell(self.tr("Still answering the last question. Wait, or press Esc to stop it."))
             return False
         if pane.ask(question, self._history_pairs(pane)):
+            self.question_edit.remember(question)
             self.question_edit.clear()
             return True
         return False
+
+    def _tell(self, message: str) -> None:
+        """A short message in the status line (for a key press that did nothing)."""
+        self.statusBar().showMessage(message, 8000)
 
     def _history_pairs(self, pane: PersonaPane) -> list[tuple[str, str]]:
         pairs: list[tuple[str, str]] = []
@@ -408,6 +428,10 @@ class MainWindow(QMainWindow):
 
     def _update_running(self, *_: object) -> None:
         self.stop_action.setEnabled(self._any_running())
+        pane = self.current_pane()
+        self.send_button.setEnabled(pane is None or not pane.running)
+        if self._split_view is not None:
+            self._split_view.ask_button.setEnabled(not self._split_view.running)
 
     def _turn_finished(self, *_: object) -> None:
         self._update_running()
@@ -471,10 +495,9 @@ class MainWindow(QMainWindow):
             self.export_comparison()
             return
         pane = self.current_pane()
-        if pane is None or self.history is None:
-            return
-        records = self.history.turns(pane.persona, limit=1000)
+        records = self.history.turns(pane.persona, limit=1000) if pane and self.history else []
         if not records:
+            self._tell(self.tr("Nothing to export yet: ask a question first."))
             return
         from desktop.export import turn_to_json, turn_to_markdown
 
@@ -483,6 +506,7 @@ class MainWindow(QMainWindow):
     def export_comparison(self) -> None:
         """Save the last comparison as Markdown or JSON."""
         if self.last_comparison is None:
+            self._tell(self.tr("Nothing to compare yet: ask all panes a question first."))
             return
         from desktop.export import comparison_to_json, comparison_to_markdown
 
@@ -497,7 +521,9 @@ class MainWindow(QMainWindow):
     def _save_export(self, item: Any, to_markdown: Any, to_json: Any, stem: str) -> None:
         from desktop.export_actions import save_export
 
-        save_export(self, item, to_markdown, to_json, stem)
+        path = save_export(self, item, to_markdown, to_json, stem)
+        if path is not None:
+            self._tell(self.tr("Exported to {0}").format(path))
 
     def open_evidence(self, doc_no: str, version: int | None) -> None:
         """Show the cited document and version (fetched as the pane's persona)."""
@@ -537,7 +563,21 @@ class MainWindow(QMainWindow):
 
         if not hasattr(self, "_credentials"):
             self._credentials = CredentialStore()
-        SettingsDialog(AppSettings(), self._credentials, self).open()
+        settings = AppSettings()
+        dialog = SettingsDialog(settings, self._credentials, self)
+        dialog.accepted.connect(lambda: self.apply_look(settings.theme))
+        dialog.open()
+        self.settings_dialog = dialog
+
+    def apply_look(self, theme: str) -> None:
+        """Apply a theme now (Settings' OK): no restart needed."""
+        from PySide6.QtWidgets import QApplication
+
+        from desktop.theme import apply_theme
+
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_theme(app, theme)
 
     def open_about(self) -> None:
         """Open the about box."""

@@ -564,6 +564,13 @@ class PersonaPane(QWidget):
             line += self.tr(" · ≈ ${0}").format(f"{usage.cost_usd:.4f}")
         self.transcript.add_notice(line)
 
+    def footer_text(self, result: PaneResult) -> str:
+        """The small line under a turn's last row: how long it took (and whether it was saved)."""
+        text = self.tr("{0} s").format(f"{result.elapsed_ms / 1000.0:.1f}")
+        if self.saver is not None and not result.saved:
+            text = self.tr("{0} · not saved").format(text)
+        return text
+
     def failure_notice(self, failure: str, message: str, action: str | None = None) -> str:
         """What a failed turn tells the person: what to do first, the details after.
 
@@ -658,5 +665,6 @@ class PersonaPane(QWidget):
     def _settle(self, result: PaneResult) -> None:
         """The turn is over (and saved, when there is a history): say so."""
         self._update_activity()
+        self.transcript.set_footer(self.footer_text(result))
         self.last_result = result
         self.turn_finished.emit(result)

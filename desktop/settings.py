@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings
@@ -23,6 +25,13 @@ THEME_CHOICES = ("system", "light", "dark")
 """Colour scheme: follow the system, or force light or dark."""
 
 
+def _default_store() -> QSettings:
+    data_dir = os.environ.get("REGDESK_DATA_DIR")
+    if data_dir:
+        return QSettings(str(Path(data_dir) / "settings.ini"), QSettings.Format.IniFormat)
+    return QSettings("RegDesk", "RegDesk")
+
+
 class AppSettings:
     """Typed access to the app's UI state in ``QSettings``.
 
@@ -30,12 +39,13 @@ class AppSettings:
     settings file can never stop the app from starting.
 
     Args:
-        settings: The store to use; defaults to ``QSettings("RegDesk", "RegDesk")``.
-            Tests pass one with an INI file in a temporary directory.
+        settings: The store to use; defaults to ``QSettings("RegDesk", "RegDesk")``,
+            or ``settings.ini`` in ``$REGDESK_DATA_DIR`` when that is set (a throw-away
+            data directory keeps the UI settings too). Tests pass one with an INI file.
     """
 
     def __init__(self, settings: QSettings | None = None) -> None:
-        self._settings = settings if settings is not None else QSettings("RegDesk", "RegDesk")
+        self._settings = settings if settings is not None else _default_store()
 
     @property
     def qsettings(self) -> QSettings:

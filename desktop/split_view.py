@@ -8,7 +8,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
-    QLineEdit,
     QPushButton,
     QSplitter,
     QToolButton,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 from agent_core.compare import compare_panes
 from desktop.comparison_strip import ComparisonStrip
 from desktop.persona_pane import PersonaPane
+from desktop.question_edit import QuestionEdit
 from desktop.verbatim import tool_values_of_events
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ class SplitPane(QWidget):
         top.addWidget(self.persona_box, 1)
         top.addWidget(self.remove_button)
         self.pane.header.hide()
+        self.pane.suggestions.set_question_box_above(True)
         # side by side panes are narrow: chat above its tool calls reads better
         self.pane.splitter.setOrientation(Qt.Orientation.Vertical)
         # the answer is what people compare: it gets most of the height, the tool
@@ -107,10 +108,13 @@ class SplitCompareView(QWidget):
     def __init__(self, sessions: SessionRegistry, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.sessions = sessions
-        self.question = QLineEdit(self)
-        self.question.setPlaceholderText(self.tr("One question for every pane…"))
+        self.question = QuestionEdit(self)
+        self.question.setPlaceholderText(
+            self.tr("One question for every pane (Enter to ask, Shift+Enter for a new line)")
+        )
         self.question.setAccessibleName(self.tr("Question for all panes"))
-        self.question.returnPressed.connect(self.ask_all)
+        self.question.setFixedHeight(self.question.fontMetrics().lineSpacing() * 2 + 14)
+        self.question.submitted.connect(self.ask_all)
         self.ask_button = QPushButton(self.tr("Ask all"), self)
         self.ask_button.clicked.connect(self.ask_all)
         self.add_button = QPushButton(self.tr("Add pane"), self)
@@ -198,6 +202,7 @@ class SplitCompareView(QWidget):
         if not self._waiting:
             return False
         if from_box:  # a picked suggestion leaves what the person typed alone
+            self.question.remember(text)
             self.question.clear()
         self.strip.show_waiting(running=True)
         return True

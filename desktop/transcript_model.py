@@ -42,6 +42,8 @@ ROLE_REVISION = Qt.ItemDataRole.UserRole + 4
 """Changes whenever the row's text changes (for render caches)."""
 ROLE_KEY = Qt.ItemDataRole.UserRole + 5
 """A stable unique id of the row."""
+ROLE_FOOTER = Qt.ItemDataRole.UserRole + 6
+"""A small line under the row: how long the answer took (and more, later)."""
 
 FLUSH_INTERVAL_MS = 16
 """Longest time a streamed delta waits before it reaches the view."""
@@ -284,6 +286,8 @@ class TranscriptRow:
     """Citations of a finished answer."""
     verbatim: tuple[str, ...] = ()
     """Values from the turn's tool results, shown verbatim (never as markup)."""
+    footer: str = ""
+    """A small muted line under the row (latency of an answer); not part of its text."""
     revision: int = 0
     """Bumped on every text change."""
     key: int = field(default_factory=lambda: next(_keys))
@@ -342,6 +346,8 @@ class TranscriptModel(QAbstractListModel):
             return row.revision
         if role == ROLE_KEY:
             return row.key
+        if role == ROLE_FOOTER:
+            return row.footer
         return None
 
     # Python API -----------------------------------------------------------
@@ -475,6 +481,16 @@ class TranscriptModel(QAbstractListModel):
             self.beginRemoveRows(QModelIndex(), position, position)
             self._rows.pop()
             self.endRemoveRows()
+
+    def set_footer(self, text: str, position: int = -1) -> None:
+        """Set the small line under a row (default the last row)."""
+        self.flush()
+        if not self._rows:
+            return
+        position = position % len(self._rows)
+        self._rows[position].footer = text
+        index = self.index(position, 0)  # the text is unchanged: its layout stays cached
+        self.dataChanged.emit(index, index, [ROLE_FOOTER])
 
     def end_streaming(self) -> None:
         """Close a streaming row without a final answer (stopped or failed)."""

@@ -267,3 +267,68 @@ def test_real_secret_service_round_trip() -> None:
     finally:
         store.delete(URL, "hong")
     assert store.load(URL, "hong") is None
+
+
+@pytest.mark.parametrize("user", ["hong", "admin"])
+def test_enter_during_and_after_a_refused_sign_in_never_cancels(
+    qtbot: Any, test_keyring: DictKeyring, user: str
+) -> None:
+    import threading
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    tried: list[str] = []
+    server = threading.Event()  # a slow server (or login backoff): the attempt takes a while
+
+    def login(url: str, username: str, password: str) -> Any:
+        tried.append(password)
+        server.wait(10)
+        return _login(url, username, password)
+
+    dialog = LoginDialog(URL, CredentialStore(), login, ["hong"])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitActive(dialog)
+    dialog.user_combo.setCurrentText(user)
+    dialog.password_edit.setFocus()
+    qtbot.keyClicks(dialog.password_edit, "wrong")
+    qtbot.keyClick(dialog.password_edit, Qt.Key.Key_Return)
+    assert dialog.busy
+    qtbot.keyClick(QApplication.focusWidget() or dialog, Qt.Key.Key_Return)  # impatient
+    assert dialog.isVisible() and dialog.result() == 0
+    server.set()
+    qtbot.waitUntil(lambda: not dialog.busy)
+    assert dialog.isVisible() and dialog.error_label.isVisibleTo(dialog)
+    assert dialog.sign_in_button.isDefault()  # not Cancel
+    qtbot.keyClick(QApplication.focusWidget() or dialog, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: len(tried) == 2 and not dialog.busy)
+    assert dialog.isVisible()  # Enter retried; it did not cancel
+
+
+def test_a_demo_button_signs_in_with_one_click_and_clears_an_old_error(
+    qtbot: Any, test_keyring: DictKeyring
+) -> None:
+    dialog = LoginDialog(
+        URL, CredentialStore(), _login, ["hong", "cho"], demo_passwords={"hong": SECRET}
+    )
+    qtbot.addWidget(dialog)
+    dialog.show()
+    _sign_in(qtbot, dialog, "cho", "wrong", remember=False)
+    assert dialog.error_label.isVisibleTo(dialog)
+    dialog.demo_buttons["hong"].click()
+    assert not dialog.error_label.isVisibleTo(dialog)
+    qtbot.waitUntil(lambda: dialog.session is not None)
+    assert dialog.session.username == "hong"
+
+
+def test_remember_is_disabled_without_a_keyring(qtbot: Any, no_keyring: None) -> None:
+    store = CredentialStore()
+    dialog = LoginDialog(URL, store, _login, ["hong"])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert not dialog.remember_check.isEnabled()
+    assert "keyring" in dialog.remember_check.toolTip()
+    _sign_in(qtbot, dialog, "hong", "wrong", remember=False)
+    assert not dialog.remember_check.isEnabled()  # still, after a failed attempt

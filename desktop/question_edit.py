@@ -1,0 +1,103 @@
+"""The question box: Enter sends, Shift+Enter breaks the line, Tab leaves, Up recalls.
+
+The same box serves the single view and the split view, so the keys mean the
+same everywhere (as in the chat clients people know).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent, QTextCursor
+from PySide6.QtWidgets import QPlainTextEdit
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
+RECALLED = 50
+"""Questions the Up arrow can bring back."""
+
+_ALT = Qt.KeyboardModifier.AltModifier
+_META = Qt.KeyboardModifier.MetaModifier
+
+
+class QuestionEdit(QPlainTextEdit):
+    """A few lines of plain text that send on Enter."""
+
+    submitted = Signal()
+    """Enter (or Ctrl+Enter) was pressed: send what is in the box."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTabChangesFocus(True)  # Tab moves on to Send; a question has no tabs
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self._asked: list[str] = []
+        self._position: int | None = None
+        self._draft = ""
+
+    # the QLineEdit-like API the split view and tests use
+    def text(self) -> str:
+        """The question as typed."""
+        return self.toPlainText()
+
+    def setText(self, text: str) -> None:
+        """Replace the question, cursor at the end."""
+        self.setPlainText(text)
+        self.moveCursor(QTextCursor.MoveOperation.End)
+
+    def remember(self, question: str) -> None:
+        """Keep an asked question for the Up arrow."""
+        question = question.strip()
+        if question and (not self._asked or self._asked[-1] != question):
+            self._asked.append(question)
+            del self._asked[:-RECALLED]
+        self._position = None
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Enter sends, Shift+Enter breaks the line, Up and Down walk the asked questions."""
+        key, modifiers = event.key(), event.modifiers()
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            if modifiers & Qt.KeyboardModifier.ShiftModifier:
+                self.insertPlainText("\n")
+            elif not modifiers & (_ALT | _META):
+                self.submitted.emit()
+            event.accept()
+            return
+        plain = not modifiers & ~Qt.KeyboardModifier.KeypadModifier
+        if plain and key == Qt.Key.Key_Up and self._on_first_line() and self._recall(-1):
+            event.accept()
+            return
+        if plain and key == Qt.Key.Key_Down and self._on_last_line() and self._recall(+1):
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def _on_first_line(self) -> bool:
+        cursor = self.textCursor()
+        return not cursor.movePosition(QTextCursor.MoveOperation.Up)
+
+    def _on_last_line(self) -> bool:
+        cursor = self.textCursor()
+        return not cursor.movePosition(QTextCursor.MoveOperation.Down)
+
+    def _recall(self, step: int) -> bool:
+        """Show the previous (-1) or next (+1) asked question; False when there is none."""
+        if not self._asked:
+            return False
+        if self._position is None:
+            if step > 0 or self.toPlainText().strip():
+                return False  # never overwrite a question being typed
+            self._draft = self.toPlainText()
+            position = len(self._asked) - 1
+        else:
+            position = self._position + step
+        if position < 0:
+            return True  # at the oldest: stay
+        if position >= len(self._asked):
+            self._position = None
+            self.setText(self._draft)
+            return True
+        self._position = position
+        self.setText(self._asked[position])
+        return True
