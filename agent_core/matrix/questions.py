@@ -23,7 +23,6 @@ import yaml
 
 from agent_core.approval import ApprovalDecision, approve_all
 from agent_core.cancel import CancelToken
-from agent_core.citations import DOC_NO_RE
 from agent_core.events import (
     AnswerFinished,
     ToolCallFinished,
@@ -33,6 +32,7 @@ from agent_core.events import (
     event_to_dict,
 )
 from agent_core.matrix.cells import QuestionCell, QuestionStatus
+from agent_core.rules import DOC_NO_RE
 from agent_core.scenarios import Case, check_answer, expand
 
 if TYPE_CHECKING:
