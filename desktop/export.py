@@ -45,7 +45,34 @@ def _labels() -> dict[str, str]:
         "Started": QCoreApplication.translate("Export", "Started"),
         "Status": QCoreApplication.translate("Export", "Status"),
         "Tool calls": QCoreApplication.translate("Export", "Tool calls"),
+        "Tokens": QCoreApplication.translate("Export", "Tokens"),
     }
+
+
+def turn_usage(events: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The turn's token usage and estimated cost, from its last answer or failure event."""
+    for event in reversed(events):
+        if event.get("kind") in ("answer_finished", "turn_failed") and event.get("usage"):
+            return dict(event["usage"])
+    return None
+
+
+def _usage_lines(events: list[dict[str, Any]], label: str) -> list[str]:
+    usage = turn_usage(events)
+    if not usage or not usage.get("model_calls"):
+        return []
+    total_in = sum(
+        int(usage.get(k) or 0)
+        for k in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+    )
+    line = (
+        f"- **{label}:** {total_in:,} in ({int(usage.get('cache_read_input_tokens') or 0):,} "
+        f"from cache), {int(usage.get('output_tokens') or 0):,} out, "
+        f"{usage.get('model_calls')} model calls"
+    )
+    if usage.get("cost_usd") is not None:
+        line += f", ≈ ${float(usage['cost_usd']):.4f}"
+    return [line]
 
 
 def _when(started_at: float) -> str:
@@ -205,6 +232,7 @@ def turn_to_markdown(record: TurnRecord) -> str:
         f"- **{label['Started']}:** {_when(record.started_at)}",
         f"- **{label['Elapsed']}:** {record.elapsed_ms:.0f} ms",
         f"- **{label['Status']}:** {record.status}",
+        *_usage_lines(record.events, label["Tokens"]),
         "",
         f"### {label['Question']}",
         "",
@@ -240,6 +268,7 @@ def turn_to_json(record: TurnRecord) -> str:
         "elapsed_ms": record.elapsed_ms,
         "citations": _citations(record.events),
         "tool_calls": tool_calls(record.events),
+        "usage": turn_usage(record.events),
         "events": record.events,
     }
     return json.dumps(document, ensure_ascii=False, indent=2, default=str) + "\n"
