@@ -11,7 +11,6 @@ reported as not checked.
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -21,38 +20,30 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from agent_core import compare
 from agent_core.approval import ApprovalDecision, approve_all
 from agent_core.cancel import CancelToken
-from agent_core.events import (
-    AnswerFinished,
-    ToolCallFinished,
-    ToolCallStarted,
-    TurnCancelled,
-    TurnFailed,
-    event_to_dict,
-)
+from agent_core.events import event_to_dict
 from agent_core.matrix.cells import QuestionCell, QuestionStatus
-from agent_core.rules import DOC_NO_RE
+from agent_core.record import TurnRecord
 from agent_core.scenarios import Case, check_answer, expand
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from agent_core.approval import Approver
-    from agent_core.events import AgentEvent, ApprovalRequested
+    from agent_core.events import ApprovalRequested
     from agent_core.session import PersonaSession
 
 DEFAULT_WORKERS = 4
 """Turns running at once (the offline model and platform share two cores)."""
 
-_FIGURE_RE = re.compile(
-    r"\d{4}-\d{2}-\d{2}"
-    r"|\d[\d,]*(?:\.\d+)?\s?(?:만\s?원|원|일|박|명|건|%|days?\b|nights?\b|KRW\b)"
-)
-
 
 def answer_figures(answer: str) -> tuple[str, ...]:
-    """Numbers with a unit, ISO dates and document numbers in an answer (sorted, unique).
+    """The figures, dates and document numbers an answer states (sorted, unique).
+
+    Read by ``agent_core.compare.answer_figures`` (the split view's reading), so
+    the matrix and the comparison strip agree on what a figure is.
 
     Args:
         answer: The answer text.
@@ -60,9 +51,8 @@ def answer_figures(answer: str) -> tuple[str, ...]:
     Returns:
         What a baseline diff compares, e.g. ``("20일", "2025-03-15", "HR-REG-003")``.
     """
-    found = {m.group(0).replace(" ", "") for m in _FIGURE_RE.finditer(answer)}
-    found |= {m.group(1) for m in DOC_NO_RE.finditer(answer)}
-    return tuple(sorted(found))
+    found = compare.answer_figures(answer)
+    return tuple(sorted({shown for kind in found.values() for shown in kind.values()}))
 
 
 @dataclass(frozen=True)
@@ -220,12 +210,7 @@ class QuestionMatrixRunner:
         return _deny_writes
 
     def _check(
-        self,
-        question: MatrixQuestion,
-        persona: str,
-        answer: str,
-        tools: list[str],
-        events: list[AgentEvent],
+        self, question: MatrixQuestion, persona: str, record: TurnRecord
     ) -> tuple[QuestionStatus, list[str], list[str]]:
         expect = question.expectations(persona)
         notes: list[str] = []
@@ -236,8 +221,8 @@ class QuestionMatrixRunner:
         if self.truth.get("canaries"):
             expect["no_canary_leak"] = True
         case = Case("matrix", question.case, persona, question.ask, expect, question.approval)
-        dicts = [event_to_dict(e) for e in events]
-        fails = check_answer(case, answer, tools, dicts, self.truth, None)
+        dicts = [event_to_dict(e) for e in record.events]
+        fails = check_answer(case, record.answer, record.tools, dicts, self.truth, None)
         if fails:
             return "fail", fails, notes
         return ("pass" if asserted else "answered"), [], notes
@@ -259,42 +244,37 @@ class QuestionMatrixRunner:
             return QuestionCell(persona, question.case, question.ask, "cancelled")
         turn_cancel = CancelToken()
         remove = cancel.on_cancel(turn_cancel.cancel)
-        events: list[AgentEvent] = []
+        record = TurnRecord(persona=persona, question=question.ask)
         try:
             for event in session.run_turn(
                 question.ask, approver=self._approver(question), cancel=turn_cancel
             ):
-                events.append(event)
+                record.apply(event)
         finally:
             remove()
             pool.release(persona, session)
         elapsed = (time.perf_counter() - started) * 1000.0
-        answer = next((e.text for e in events if isinstance(e, AnswerFinished)), "")
-        calls: dict[str, dict[str, Any]] = {}
-        for e in events:
-            if isinstance(e, ToolCallStarted):
-                calls[e.call_id] = {"name": e.tool, "arguments": e.arguments}
-            elif isinstance(e, ToolCallFinished) and e.call_id in calls:
-                calls[e.call_id].update(status=e.status, row_count=e.row_count)
-        tools = [c["name"] for c in calls.values()]
+        calls = tuple(
+            {"name": c.tool, "arguments": c.arguments, "status": c.status, "row_count": c.row_count}
+            for c in record.calls
+        )
         base = QuestionCell(
             persona,
             question.case,
             question.ask,
             "answered",
-            answer=answer,
-            tools=tuple(tools),
-            tool_calls=tuple(calls.values()),
-            figures=answer_figures(answer),
+            answer=record.answer,
+            tools=tuple(record.tools),
+            tool_calls=calls,
+            figures=answer_figures(record.answer),
             elapsed_ms=elapsed,
         )
-        if any(isinstance(e, TurnCancelled) for e in events) or cancel.cancelled:
+        if record.status == "cancelled" or cancel.cancelled:
             return replace(base, status="cancelled")
-        failed = next((e for e in events if isinstance(e, TurnFailed)), None)
-        if failed is not None:
-            reason = f"turn failed ({failed.failure}): {failed.message}"
+        if record.failure is not None:
+            reason = f"turn failed ({record.failure.failure}): {record.failure.message}"
             return replace(base, status="error", failures=(reason,))
-        status, fails, notes = self._check(question, persona, answer, tools, events)
+        status, fails, notes = self._check(question, persona, record)
         return replace(base, status=status, failures=tuple(fails), notes=tuple(notes))
 
     def run(

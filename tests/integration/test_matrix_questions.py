@@ -160,4 +160,4 @@ def test_a_changed_figure_and_a_new_failure_are_named(stack: Stack, suite_file: 
 
 def test_answer_figures() -> None:
     text = "HR-REG-003 제3차(2025-03-15 시행)에 따라 20일, 남은 일수 8일; 220,000원"
-    assert answer_figures(text) == ("2025-03-15", "20일", "220,000원", "8일", "HR-REG-003")
+    assert answer_figures(text) == ("2025-03-15", "20일", "220,000원", "8일", "HR-REG-003", "제3차")
