@@ -499,6 +499,7 @@ class PersonaPane(QWidget):
         elif kind == "turn_failed":
             failed: TurnFailed = event  # type: ignore[assignment]
             self.transcript.discard_attempt()  # a partial answer is never kept as one
+            self.transcript.drop_partial()  # nor a refused one
             self.transcript.end_streaming()
             self.tools.abandon_running(failed=True)
             self.transcript.add_notice(

@@ -492,6 +492,15 @@ class TranscriptModel(QAbstractListModel):
         index = self.index(position, 0)  # the text is unchanged: its layout stays cached
         self.dataChanged.emit(index, index, [ROLE_FOOTER])
 
+    def drop_partial(self) -> None:
+        """Remove a still-streaming answer row: a failed turn's text is never an answer."""
+        self.flush()
+        if self._rows and self._rows[-1].kind == "assistant" and self._rows[-1].streaming:
+            position = len(self._rows) - 1
+            self.beginRemoveRows(QModelIndex(), position, position)
+            self._rows.pop()
+            self.endRemoveRows()
+
     def end_streaming(self) -> None:
         """Close a streaming row without a final answer (stopped or failed)."""
         self.flush()

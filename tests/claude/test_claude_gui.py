@@ -183,3 +183,38 @@ def test_headless_window_against_the_scripted_server(
     assert pane["cut_off"] is False
     assert {r["model"] for r in server.requests} == {"claude-sonnet-5-5"}
     assert server.requests[-1]["thinking"] == {"type": "adaptive", "display": "summarized"}
+
+
+@pytest.mark.gui
+def test_a_refused_answer_is_never_kept_as_an_answer_in_the_pane(
+    qtbot: Any,
+    claude: Callable[..., ScriptedMessages],
+    endpoints_for: Callable[..., Endpoints],
+) -> None:
+    from agent_core.session import PersonaSession
+    from desktop.persona_pane import PersonaPane
+    from embedded.ontul.testing import persona_password
+
+    server = claude().script(
+        Reply(
+            [text("I can't help with that.")],
+            stop_reason="refusal",
+            stop_details={"type": "refusal", "category": None, "explanation": None},
+        )
+    )
+    endpoints = endpoints_for(server)
+    session = PersonaSession.login(
+        endpoints, "hong", persona_password("hong", endpoints.ground_truth or {}), audit=False
+    )
+    pane = PersonaPane("hong")
+    qtbot.addWidget(pane)
+    pane.set_session(session)
+    try:
+        with qtbot.waitSignal(pane.turn_finished, timeout=60000) as blocker:
+            assert pane.ask(QUESTION)
+    finally:
+        pane.shutdown()
+        session.close()
+    assert blocker.args[0].status == "failed" and blocker.args[0].answer == ""
+    assert not [r for r in pane.transcript.rows if r.kind == "assistant"]
+    assert "declined to answer" in pane.transcript.rows[-2].text

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
 from agent_core.approval import approve_all
 from agent_core.cancel import CancelToken
 from agent_core.events import (
@@ -387,3 +389,76 @@ def test_static_prefix_is_cached_and_usage_is_reported_per_call_and_turn(
     total_read = sum(c.usage.cache_read_input_tokens for c in calls)
     assert finished.usage.cache_read_input_tokens == total_read
     assert finished.usage.cost_usd is not None and finished.usage.cost_usd > 0
+
+
+@pytest.mark.parametrize(
+    ("status", "kind"),
+    [(500, "api_error"), (503, "api_error"), (408, "timeout_error"), (409, "conflict_error")],
+)
+def test_server_errors_the_sdk_retries_are_retried(
+    claude: Callable[..., ScriptedMessages],
+    endpoints_for: Callable[..., Endpoints],
+    status: int,
+    kind: str,
+) -> None:
+    server = claude().script(Error(status, kind, "Internal server error"), Reply([text(ANSWER)]))
+    events = _ask(endpoints_for(server))
+    assert [e.reason for e in events if isinstance(e, ModelRetry)] == ["server_error"]
+    assert isinstance(events[-1], AnswerFinished)
+
+
+def test_x_should_retry_false_is_obeyed(
+    claude: Callable[..., ScriptedMessages], endpoints_for: Callable[..., Endpoints]
+) -> None:
+    server = claude().script(
+        Error(503, "api_error", "do not retry", headers={"x-should-retry": "false"})
+    )
+    assert isinstance(_ask(endpoints_for(server))[-1], TurnFailed)
+    assert len(server.requests) == 1
+
+
+def test_unreachable_endpoint_is_retried_then_fails_with_network(
+    ontul_server: Any, ground_truth: dict[str, Any]
+) -> None:
+    import socket
+
+    from agent_core.config import Endpoints
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again: nothing listens there
+    endpoints = Endpoints(
+        ontul_server.url,
+        f"http://127.0.0.1:{port}",
+        "sk-ant-test",
+        "claude-sonnet-5-5",
+        ground_truth=ground_truth,
+    )
+    events = _ask(endpoints)
+    failed = events[-1]
+    assert isinstance(failed, TurnFailed) and failed.failure == "network"
+    assert "gave up after 5 attempts" in failed.message
+    assert [e.reason for e in events if isinstance(e, ModelRetry)] == ["connection"] * 4
+
+
+def test_an_8k_token_answer_arrives_whole_within_the_default_budget(
+    claude: Callable[..., ScriptedMessages], endpoints_for: Callable[..., Endpoints]
+) -> None:
+    long_answer = "HR-REG-003 제3차에 따른 설명입니다. " * 1200  # about 8,000 tokens
+    server = claude().script(Reply([text(long_answer)], chunk=64))
+    finished = _ask(endpoints_for(server))[-1]
+    assert isinstance(finished, AnswerFinished)
+    assert finished.text == long_answer and not finished.cut_off
+    assert server.requests[0]["max_tokens"] == 16000
+
+
+def test_context_window_exceeded_text_is_cut_off_and_no_sampling_params_are_sent(
+    claude: Callable[..., ScriptedMessages], endpoints_for: Callable[..., Endpoints]
+) -> None:
+    server = claude().script(
+        Reply([text("긴 답변의 앞부분")], stop_reason="model_context_window_exceeded")
+    )
+    finished = _ask(endpoints_for(server))[-1]
+    assert isinstance(finished, AnswerFinished) and finished.cut_off
+    sent = server.requests[0]
+    assert not {"temperature", "top_p", "top_k", "tool_choice"} & set(sent)
