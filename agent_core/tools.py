@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
+import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -66,6 +67,8 @@ PENDING_COLUMNS = (
 
 단계 is DRAFT, IN_REVIEW, APPROVED (approved, not yet in force) or REJECTED (kept:
 "submitted and rejected" is a different fact from "no revision")."""
+
+_log = logging.getLogger(__name__)
 
 _TURN_ERRORS = (PlatformAuthError, PlatformNetworkError, PlatformTimeoutError)
 
@@ -363,7 +366,7 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
 
     def related_regulations(args: dict[str, Any]) -> ToolResult:
         doc_no = resolve_doc_no(args.get("doc_no"))
-        depth = max(1, min(int(args.get("depth") or 5), 10))
+        depth = max(1, min(_int_arg(args, "depth", 5), 10))
         seed = doc_id_of(doc_no)
         rows: list[dict[str, Any]] = []
         if seed is not None:
@@ -377,14 +380,14 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
         prepared = dict(args)
         try:
             prepared["doc_no"] = resolve_doc_no(args.get("doc_no"))
-            prepared["version"] = int(args.get("version") or 0)
-        except (ToolArgumentError, PlatformError, TypeError, ValueError):
+            prepared["version"] = _int_arg(args, "version", 0)
+        except (ToolArgumentError, PlatformError):
             pass  # the run reports the problem as a tool error
         return prepared
 
     def request_regulation_revision(args: dict[str, Any]) -> ToolResult:
         doc_no = resolve_doc_no(args.get("doc_no"))
-        version = int(args.get("version") or 0)
+        version = _int_arg(args, "version", 0)
         reason = str(args.get("reason") or "").strip()
         if version <= 0 or not reason:
             raise ToolArgumentError("version (a positive integer) and reason are required")
@@ -465,11 +468,27 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
     return by_name
 
 
+def _int_arg(args: dict[str, Any], name: str, default: int) -> int:
+    """An integer argument (the model may send ``"3"``); anything else is the model's mistake."""
+    value = args.get(name)
+    if value is None or value == "":
+        return default
+    if isinstance(value, bool):
+        raise ToolArgumentError(f"{name} must be an integer, not {value!r}")
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise ToolArgumentError(f"{name} must be an integer, not {value!r}") from None
+
+
 def _guarded(fn: Callable[[dict[str, Any]], ToolResult]) -> Callable[[dict[str, Any]], ToolResult]:
     """Turn expected failures into error results the model reads.
 
     Auth, network and timeout failures are not the tool's business: they end the
-    turn, so they propagate.
+    turn, so they propagate. Bad arguments are named as such (the model can fix
+    them); anything else is a bug in the tool, logged with its traceback and
+    reported as an internal error, so the model does not retry with other
+    arguments that were never the problem.
     """
 
     def run(args: dict[str, Any]) -> ToolResult:
@@ -481,8 +500,12 @@ def _guarded(fn: Callable[[dict[str, Any]], ToolResult]) -> Callable[[dict[str, 
             return ToolResult({"error": str(exc), "error_kind": "bad_request"})
         except PlatformError as exc:
             return ToolResult({"error": exc.message, "error_kind": exc.kind})
-        except (TypeError, ValueError, KeyError) as exc:
-            error = PlatformBadRequestError(f"bad arguments: {exc}")
-            return ToolResult({"error": error.message, "error_kind": error.kind})
+        except Exception as exc:
+            _log.exception("tool %s failed with a bug", getattr(fn, "__name__", "?"))
+            message = (
+                f"internal error in the tool ({type(exc).__name__}); this is a fault in "
+                "RegDesk, not in the arguments. It was logged. Do not retry this call."
+            )
+            return ToolResult({"error": message, "error_kind": "internal"})
 
     return run

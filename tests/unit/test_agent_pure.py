@@ -235,3 +235,28 @@ def test_approval_is_audited_even_when_the_turn_stops_right_after_it(tmp_path: A
     assert record["idempotency_key"] == idempotency_key("hong", "HR-REG-003", 3)
     assert record["reason"] == "go ahead"
     assert verify_audit_log(audit.path) == (True, None)
+
+
+def test_a_tool_bug_is_an_internal_error_not_bad_arguments(caplog: Any) -> None:
+    """A TypeError inside a tool is RegDesk's fault: said so, logged with its traceback."""
+    from agent_core.tools import ToolResult, _guarded
+
+    def buggy(args: dict[str, Any]) -> ToolResult:
+        return ToolResult({"n": len(None)})  # type: ignore[arg-type]
+
+    with caplog.at_level("ERROR", logger="agent_core.tools"):
+        result = _guarded(buggy)({"doc_no": "HR-REG-003"})
+    assert result.payload["error_kind"] == "internal"
+    assert "not in the arguments" in result.payload["error"]
+    assert "bad arguments" not in result.payload["error"]
+    assert any(r.exc_info for r in caplog.records)
+
+
+def test_a_non_integer_version_is_the_models_mistake() -> None:
+    from agent_core.tools import ToolArgumentError, _int_arg
+
+    assert _int_arg({"version": "3"}, "version", 0) == 3
+    assert _int_arg({}, "version", 0) == 0
+    for bad in ("three", True, [3]):
+        with pytest.raises(ToolArgumentError):
+            _int_arg({"version": bad}, "version", 0)
