@@ -27,7 +27,7 @@ from PySide6.QtCore import (
     Signal,
     Slot,
 )
-from PySide6.QtGui import QColor, QFont, QPalette
+from PySide6.QtGui import QColor, QFont, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -315,6 +315,7 @@ class MatrixView(QWidget):
         self.cancel_button = QPushButton(self.tr("Cancel"), self)
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel)
+        QShortcut(QKeySequence("Esc"), self, self.cancel)
         self.progress = QProgressBar(self)
         self.progress.setFormat(self.tr("%v / %m cells"))
         self.progress.setTextVisible(False)  # until questions run
@@ -351,6 +352,8 @@ class MatrixView(QWidget):
         self.question_model = QuestionMatrixModel(self.palette, self)
         self.access_table = self._table(self.access_model)
         self.question_table = self._table(self.question_model)
+        self.access_table.setAccessibleName(self.tr("Access matrix"))
+        self.question_table.setAccessibleName(self.tr("Question matrix"))
         self.changes = QListWidget(self)
         self.tabs = QTabWidget(self)
         self.tabs.addTab(self.access_table, self.tr("Access"))
