@@ -357,6 +357,7 @@ def _scenarios(args: argparse.Namespace, endpoints: Endpoints) -> int:
                 "answer": r.answer,
                 "tools": r.tools,
                 "elapsed_ms": round(r.elapsed_ms, 1),
+                "usage": r.usage,
             }
             for r in results
         ]

@@ -20,6 +20,7 @@ from agent_core.cancel import CancelToken
 from agent_core.events import (
     ApprovalRequested,
     event_to_dict,
+    usage_to_dict,
 )
 from agent_core.platform_client import PlatformClient
 from agent_core.record import TurnRecord
@@ -71,6 +72,8 @@ class CaseResult:
     tools: list[str] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     elapsed_ms: float = 0.0
+    usage: dict[str, Any] | None = None
+    """Tokens and estimated cost of the case's turn (None when nothing was billed)."""
 
     @property
     def passed(self) -> bool:
@@ -337,4 +340,5 @@ def run_case(
     else:
         fails = check_answer(case, record.answer, record.tools, dicts, truth, ledger)
     elapsed = (time.perf_counter() - started) * 1000.0
-    return CaseResult(case, fails, record.answer, record.tools, dicts, elapsed)
+    usage = usage_to_dict(record.usage)
+    return CaseResult(case, fails, record.answer, record.tools, dicts, elapsed, usage)
