@@ -20,8 +20,8 @@ ToolDecision = Literal["allow", "approval_required", "deny"]
 ToolStatus = Literal["ok", "empty", "error", "denied"]
 """How a tool call ended: rows, no rows, a failure, or refused (policy or person)."""
 
-FailureKind = Literal["auth", "network", "timeout", "model", "refused"]
-"""Why a turn failed."""
+FailureKind = Literal["auth", "network", "timeout", "model", "refused", "internal"]
+"""Why a turn failed (``internal``: a bug in RegDesk, logged with its traceback)."""
 
 RetryReason = Literal[
     "overloaded", "rate_limited", "server_error", "timeout", "connection", "stream_broken",

@@ -53,6 +53,7 @@ from agent_core.errors import (
     PlatformTimeoutError,
 )
 from agent_core.events import (
+    TERMINAL_KINDS,
     AgentEvent,
     AnswerDelta,
     AnswerFinished,
@@ -455,11 +456,27 @@ def run_turn(
         cancel.on_cancel(session.model_http.abort),
         cancel.on_cancel(session.client.abort),
     ]
+    ended = False
     try:
-        yield from _Turn(session, turn_id, approver, cancel).run(question, history)
+        for event in _Turn(session, turn_id, approver, cancel).run(question, history):
+            ended = event.kind in TERMINAL_KINDS
+            yield event
+    except Exception:
+        # A bug (in a tool, the approver or the loop itself) still ends the turn
+        # with exactly one final event, and is not blamed on the model.
+        _log.exception("turn %s stopped on an internal error", turn_id)
+        if not ended:
+            yield TurnFailed("internal", INTERNAL_ERROR_MESSAGE)
     finally:
         for remove in unregister:
             remove()
+
+
+INTERNAL_ERROR_MESSAGE = (
+    "RegDesk stopped this turn on an internal error (a bug, logged with its details). "
+    "Ask again; if it happens again, report it with the log."
+)
+"""What a person is told when a bug ends a turn."""
 
 
 class _Cancelled(Exception):

@@ -596,6 +596,7 @@ class PersonaPane(QWidget):
             "timeout": self.tr("The platform or the model took too long. Ask again."),
             "model": self.tr("The model did not give a usable answer. Ask again."),
             "refused": self.tr("The request was refused."),
+            "internal": self.tr("RegDesk hit an internal error (a bug, logged). Ask again."),
         }.get(failure, self.tr("The turn failed."))
         detail = message if len(message) <= 160 else message[:159] + "…"
         return self.tr("{0} ({1}: {2})").format(advice, failure, detail)

@@ -413,3 +413,24 @@ def test_tools_and_prompt_use_the_platforms_today_not_the_local_clock(
         assert session.client.today() == platform_day
     finally:
         session.close()
+
+
+def test_a_bug_in_the_approver_ends_the_turn_with_one_internal_failure(stack: Stack) -> None:
+    """Whatever raises, a turn ends with exactly one final event, and it says 'internal'."""
+
+    def broken_approver(_: ApprovalRequested) -> ApprovalDecision:
+        raise AttributeError("'NoneType' object has no attribute 'approved'")
+
+    session = _login(stack, "hong")
+    try:
+        events = _ask(
+            session,
+            "육아지원규정 3차에 대해 돌봄휴가 확대 사유로 개정 요청 넣어줘",
+            approver=broken_approver,
+        )
+    finally:
+        session.close()
+    assert any(isinstance(e, ApprovalRequested) for e in events)  # the approver was reached
+    finals = [e for e in events if e.kind in TERMINAL_KINDS]
+    assert finals == [events[-1]] and isinstance(events[-1], TurnFailed)
+    assert events[-1].failure == "internal"
