@@ -47,6 +47,7 @@ import anthropic
 
 from agent_core.citations import parse_citations
 from agent_core.errors import (
+    InstallationError,
     PlatformAuthError,
     PlatformError,
     PlatformNetworkError,
@@ -84,11 +85,6 @@ if TYPE_CHECKING:
 SYSTEM_PROMPT_PATH = Path(__file__).resolve().parent.parent / "resources" / "prompts" / "system.md"
 """The system prompt resource."""
 
-_FALLBACK_PROMPT = (
-    "Answer only from tool results, cite document number, version and effective date, "
-    "and say when something is not available to you. Answer in the question's language."
-)
-
 CACHE = {"type": "ephemeral"}
 """The ``cache_control`` of a prompt-cache breakpoint (5-minute TTL)."""
 
@@ -111,16 +107,25 @@ def _env_float(name: str, default: float) -> float:
         return default
 
 
-def load_system_prompt() -> str:
-    """Read the system prompt resource (a short built-in text if it is missing).
+def load_system_prompt(path: Path = SYSTEM_PROMPT_PATH) -> str:
+    """Read the system prompt resource.
+
+    A missing prompt is a broken install: the agent would run without its
+    grounding and access rules, so it fails loudly instead of improvising one.
 
     Returns:
         The prompt text.
+
+    Raises:
+        InstallationError: The resource is missing or unreadable.
     """
     try:
-        return SYSTEM_PROMPT_PATH.read_text(encoding="utf-8")
-    except OSError:
-        return _FALLBACK_PROMPT
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InstallationError(
+            f"the system prompt {path} is missing or unreadable ({exc.strerror}); "
+            "reinstall RegDesk"
+        ) from exc
 
 
 @dataclass(frozen=True)
@@ -607,6 +612,9 @@ class _Turn:
         """A tool call (or the whole answer) was cut off: never run it; try a larger limit."""
         what = f"a call to {uses[-1].name}" if uses else "its answer (all output went to thinking)"
         ceiling = max(self.limits.max_tokens_ceiling, self.max_tokens)
+        model_max = self.session.model_choice.max_tokens
+        if model_max:
+            ceiling = min(ceiling, int(model_max))
         if stop == "max_tokens" and self.max_tokens < ceiling:
             self.max_tokens = min(ceiling, self.max_tokens * 2)
             yield ModelRetry(

@@ -462,3 +462,35 @@ def test_context_window_exceeded_text_is_cut_off_and_no_sampling_params_are_sent
     assert isinstance(finished, AnswerFinished) and finished.cut_off
     sent = server.requests[0]
     assert not {"temperature", "top_p", "top_k", "tool_choice"} & set(sent)
+
+
+def test_stop_during_a_retry_wait_ends_the_turn_at_once(
+    claude: Callable[..., ScriptedMessages], endpoints_for: Callable[..., Endpoints]
+) -> None:
+    import threading
+
+    from agent_core.events import TurnCancelled
+
+    server = claude().script(
+        Error(529, "overloaded_error", "Overloaded", headers={"retry-after": "30"}),
+        Reply([text(ANSWER)]),
+    )
+    session = _session(endpoints_for(server))
+    cancel = CancelToken()
+    events: list[AgentEvent] = []
+
+    def run() -> None:
+        for event in session.run_turn(QUESTION, approver=approve_all, cancel=cancel):
+            events.append(event)
+            if isinstance(event, ModelRetry):
+                cancel.cancel()  # the person presses Stop while RegDesk waits 30 s
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(10)
+    session.close()
+    assert not worker.is_alive(), "the turn still waited out retry-after after Stop"
+    retry = next(e for e in events if isinstance(e, ModelRetry))
+    assert retry.delay_s == 30.0
+    assert isinstance(events[-1], TurnCancelled)
+    assert len(server.requests) == 1
