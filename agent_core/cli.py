@@ -20,7 +20,7 @@ from agent_core.approval import ApprovalDecision, approve_all
 from agent_core.cancel import CancelToken
 from agent_core.compare import compare_turns, describe_difference
 from agent_core.config import EFFORT_CHOICES
-from agent_core.errors import AdminRefusedError, PlatformError
+from agent_core.errors import AdminRefusedError, InstallationError, PlatformError
 from agent_core.events import (
     AgentEvent,
     AnswerDelta,
@@ -113,8 +113,8 @@ def _run(
     events: list[AgentEvent] = []
     try:
         session = PersonaSession.login(endpoints, persona, password)
-    except (AdminRefusedError, PlatformError) as exc:
-        kind: FailureKind = "refused"
+    except (AdminRefusedError, PlatformError, InstallationError) as exc:
+        kind: FailureKind = "internal" if isinstance(exc, InstallationError) else "refused"
         if isinstance(exc, PlatformError) and exc.kind in ("auth", "network", "timeout"):
             kind = exc.kind  # type: ignore[assignment]
         failure = TurnFailed(kind, str(exc))

@@ -64,3 +64,7 @@ class PlatformNotFoundError(PlatformError):
 
 class AdminRefusedError(Exception):
     """A persona session was attempted with an administrator account."""
+
+
+class InstallationError(Exception):
+    """A file the installed app needs is missing (a broken install, not a user error)."""

@@ -260,3 +260,14 @@ def test_a_non_integer_version_is_the_models_mistake() -> None:
     for bad in ("three", True, [3]):
         with pytest.raises(ToolArgumentError):
             _int_arg({"version": bad}, "version", 0)
+
+
+def test_a_missing_system_prompt_is_a_broken_install_not_a_quiet_fallback(tmp_path: Any) -> None:
+    from agent_core.errors import InstallationError
+    from agent_core.turn import SYSTEM_PROMPT_PATH, load_system_prompt
+
+    assert "pending_revision" in load_system_prompt()  # the shipped prompt loads
+    missing = tmp_path / "system.md"
+    with pytest.raises(InstallationError, match=r"system prompt .*system\.md"):
+        load_system_prompt(missing)
+    assert SYSTEM_PROMPT_PATH.is_file()
