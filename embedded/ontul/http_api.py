@@ -310,6 +310,8 @@ class Handler(BaseHTTPRequestHandler):
             path = urlsplit(getattr(self, "path", "") or "/").path.rstrip("/") or "/"
             self._send(405, {"error": f"{self.command} is not allowed on {path}"})
             return
+        if code >= 500:  # e.g. 505 for "HTTP/9.9": the client's mistake, not the server's
+            code = 400
         try:
             phrase = HTTPStatus(code).phrase
         except ValueError:
