@@ -494,3 +494,21 @@ def test_stop_during_a_retry_wait_ends_the_turn_at_once(
     assert retry.delay_s == 30.0
     assert isinstance(events[-1], TurnCancelled)
     assert len(server.requests) == 1
+
+
+def test_an_endpoint_that_rejects_thinking_or_caching_degrades_quietly(
+    claude: Callable[..., ScriptedMessages], endpoints_for: Callable[..., Endpoints]
+) -> None:
+    server = claude().script(
+        Error(400, "invalid_request_error", "thinking: Extra inputs are not permitted"),
+        Error(
+            400, "invalid_request_error", "system.0.cache_control: Extra inputs are not permitted"
+        ),
+        Reply([text(ANSWER)]),
+    )
+    events = _ask(endpoints_for(server))
+    assert isinstance(events[-1], AnswerFinished) and events[-1].text == ANSWER
+    assert "thinking" in server.requests[0]
+    assert "thinking" not in server.requests[1] and "cache_control" in str(server.requests[1])
+    assert "cache_control" not in str(server.requests[2])
+    assert not any(isinstance(e, ModelRetry) for e in events)  # quiet: no retry shown
