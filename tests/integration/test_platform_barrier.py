@@ -29,6 +29,7 @@ is covered by the last tests here and by ``test_platform_redteam.py``.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date
@@ -188,6 +189,12 @@ def _literal(value: Any) -> str:
     return str(value) if isinstance(value, int) else sql_quote(value)
 
 
+def _without_literal(text: str, value: Any) -> str:
+    """``text`` with the literal of ``value`` (as a whole token) replaced by ``<v>``."""
+    token = re.escape(_literal(value))
+    return re.sub(rf"(?<![\w.]){token}(?![\w.])", "<v>", text)
+
+
 def _absent(value: Any) -> Any:
     """A value of the same type and similar length that exists in no row."""
     return value + 1_000_003 if isinstance(value, int) else f"{value}~없음"
@@ -258,7 +265,7 @@ def test_outcome_never_depends_on_hidden_rows(platform: Platform, data: st.DataO
     def outcome(user: str, value: Any) -> dict[str, Any]:
         data = platform.outcome(user, case.sql(value))
         for column in data.get("columns", []):  # a computed column is named by its text
-            column["name"] = column["name"].replace(_literal(value), "<v>")
+            column["name"] = _without_literal(column["name"], value)
         return data
 
     seen, unseen = outcome(case.user, case.hidden), outcome(case.user, absent)
