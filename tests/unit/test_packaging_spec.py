@@ -97,6 +97,20 @@ def test_data_list_covers_every_resource_folder() -> None:
     assert folders <= listed, f"resources folders missing from DATAS: {folders - listed}"
 
 
+def test_every_resource_data_file_is_bundled() -> None:
+    """Each non-Python file under resources/ is matched by a DATAS pattern (models.json too)."""
+    bundled = {
+        Path(p).resolve() for pattern, _ in _data_pairs() for p in glob.glob(str(ROOT / pattern))
+    }
+    wanted = {
+        p.resolve()
+        for p in (ROOT / "resources").rglob("*")
+        if p.is_file() and p.suffix not in (".py", ".pyc", ".ts") and "__pycache__" not in p.parts
+    }
+    missing = sorted(str(p.relative_to(ROOT)) for p in wanted - bundled)
+    assert not missing, f"resource files the bundle would lack: {missing}"
+
+
 def test_upx_is_off_everywhere() -> None:
     for kind in ("EXE", "COLLECT"):
         for call in _calls(kind):
