@@ -334,8 +334,8 @@ def test_nfd_spelling_of_denied_column_is_not_the_column(
     nfd = unicodedata.normalize("NFD", NID)
     assert nfd != NID
     data = attack(user, f'SELECT "{nfd}" FROM {EMP}')
-    # SQLite reads an unknown double-quoted name as a string literal: never the column.
-    assert data["status"] == "error" or all(r == [nfd] for r in data["rows"])
+    # An unknown quoted name is an error naming it (never SQLite's string-literal fallback).
+    assert data["status"] == "error" and data["error"] == f"no such column: {nfd}", data
 
 
 def test_printf_with_small_fields_still_works(
@@ -885,3 +885,24 @@ def test_idempotency_keys_are_scoped_per_caller(
         "SELECT requested_by, idempotency_key FROM revision_requests ORDER BY request_id",
     )
     assert ("cho", key) in ledger and ("hong", f"{key}\x1fhong") in ledger
+
+
+@pytest.mark.parametrize("user", ["hong", "cho", "admin"])
+def test_quoted_unknown_name_is_an_error_not_a_string(
+    attack: Callable[[str, str], dict[str, Any]], user: str
+) -> None:
+    """Issue 9 item 3: the reference client's quoted Korean names resolve or fail."""
+    wrong = attack(user, 'SELECT "문서번호" FROM semantic.reg.doc_index')
+    assert wrong == {**wrong, "status": "error", "error": "no such column: 문서번호"}
+    where = attack(
+        user, "SELECT doc_no FROM semantic.reg.doc_index WHERE \"문서번호\" = 'HR-REG-003'"
+    )
+    assert where["status"] == "error" and where["error"] == "no such column: 문서번호"
+    right = attack(
+        user,
+        'SELECT "문서번호", "개정차수" FROM semantic.reg.pending_revisions '
+        "WHERE \"문서번호\" = 'HR-REG-003'",
+    )
+    assert right["status"] == "ok" and right["rows"], right
+    assert {r[0] for r in right["rows"]} == {"HR-REG-003"}
+    assert [c["name"] for c in right["columns"]] == ["문서번호", "개정차수"]
