@@ -2,7 +2,7 @@
 
 Runs every benchmark, each in its own process (so one's memory and Qt state do
 not colour another's): ``bench_platform``, ``bench_agent``, ``bench_gui``,
-``bench_soak``. Their JSON lands in ``bench/results/``; then
+``bench_soak``, ``bench_model``. Their JSON lands in ``bench/results/``; then
 ``docs/performance.md`` and ``docs/perf_chart.png`` are rendered from it.
 ``--quick`` keeps the whole run under two minutes (fewer repeats and turns).
 ``--leak-audit`` runs the two leak-audit test files and writes ``docs/leak_audit.md``.
@@ -29,7 +29,7 @@ from bench.report import leak_markdown, load_results, performance_markdown  # no
 
 RESULTS = ROOT / "bench" / "results"
 DOCS = ROOT / "docs"
-NAMES = ("platform", "agent", "gui", "soak")
+NAMES = ("platform", "agent", "gui", "soak", "model")
 
 # How each benchmark is started. The other engineers' modules expose ``main()``
 # (not ``run(quick)``); quick mode lowers their module-level repeat counts.
@@ -39,6 +39,7 @@ _RUNNERS = {
     "gui": "import sys, bench.bench_gui as m\nsys.argv = ['bench_gui'] + (['--quick'] if {quick} "
     "else [])\nraise SystemExit(m.main())",
     "soak": "import bench.bench_soak as m\nm.run({quick})",
+    "model": "import bench.bench_model as m\nraise SystemExit(m.main({quick}))",
 }
 
 

@@ -29,11 +29,12 @@ _EN_YEAR = re.compile(
     re.I,
 )
 _KO_RELATIVE = re.compile(
-    r"(재작년|작년|지난\s*해|(\d+)\s*년\s*전|(\d+)\s*(?:개월|달)\s*전)\s*(이맘때|말|연말|초|연초)?"
+    r"(재작년|작년|지난\s*+해|(?<!\d)(\d{1,3}+)\s*+년\s*+전|(?<!\d)(\d{1,3}+)\s*+(?:개월|달)\s*+전)"
+    r"\s*+(이맘때|말|연말|초|연초)?"
 )
 _EN_RELATIVE = re.compile(
-    r"\b(?:(end|beginning|start) of\s+)?(last year|a year ago|one year ago|(\d+) years? ago"
-    r"|(\d+) months? ago|two years ago)\b",
+    r"\b(?:(end|beginning|start) of\s++)?(last year|a year ago|one year ago|(\d{1,3}+) years? ago"
+    r"|(\d{1,3}+) months? ago|two years ago)\b",
     re.I,
 )
 _YEAR_PART = {
@@ -57,15 +58,24 @@ _LONE_PARTICLE = re.compile(
     r"(?:^|\s)(?:에는|에서는|에서|에|의|까지|부터|으로는|으로|로는|로|엔)(?=\s|$)"
 )
 _EMP_NO = re.compile(r"(?<!\d)(\d{8})(?!\d)")
-_VERSION = re.compile(r"(?:제\s*)?(\d+)\s*차|\bversion\s*(\d+)\b|\bv(\d+)\b", re.I)
+_VERSION = re.compile(r"(?<!\d)(\d{1,4}+)\s*+차|\bversion\s*+(\d{1,4}+)\b|\bv(\d{1,4}+)\b", re.I)
 _HANGUL = re.compile(r"[가-힣]")
 _WORD = re.compile(r"[가-힣A-Za-z0-9]+")
-_SELECT = re.compile(r"\b(select|with)\b.*\bfrom\b", re.I | re.S)
+_SELECT = re.compile(r"\b(?:select|with)\b", re.I)
+_FROM = re.compile(r"\bfrom\b", re.I)
 _KO_DIGITS = {"일": 1, "이": 2, "삼": 3, "사": 4, "오": 5, "육": 6, "칠": 7, "팔": 8, "구": 9}
 _KO_SMALL_UNITS = {"십": 10, "백": 100, "천": 1000}
 _KO_BIG_UNITS = {"만": 10_000, "억": 100_000_000}
-_AMOUNT_UNIT = r"(?:[0-9][0-9,.]*|[일이삼사오육칠팔구]?[십백천만억])"
-AMOUNT = re.compile(rf"({_AMOUNT_UNIT}+(?:\s{_AMOUNT_UNIT}+)*)\s*원")
+# An amount is a run of number tokens ('1억 2천만', '10,000,000', '천만') before 원.
+# Linear: the tokens are possessive (no re-splitting a run of digits), and a
+# match may start only where a run starts (not inside one, nor after a token and
+# a space), so each run is read from one start only.
+_AMOUNT_TOKEN = r"(?:[0-9][0-9,.]*+|[일이삼사오육칠팔구]?[십백천만억])"
+_AMOUNT_CHAR = "[0-9,.십백천만억]"
+AMOUNT = re.compile(
+    rf"(?<!{_AMOUNT_CHAR})(?<!{_AMOUNT_CHAR}\s)(?!(?<=[일이삼사오육칠팔구])[십백천만억])"
+    rf"({_AMOUNT_TOKEN}++(?:\s{_AMOUNT_TOKEN}++)*+)\s*+원"
+)
 _VERB_ENDINGS = (
     "줘",
     "어",
@@ -92,13 +102,22 @@ _VERB_ENDINGS = (
     "죠",
     "나",
 )
-_EN_AMOUNT = re.compile(r"([0-9][0-9,.]*)\s*(million|thousand|billion)?\s*(?:won|krw)", re.I)
-_EN_AMOUNT_PREFIX = re.compile(r"(?:\bkrw|₩)\s*([0-9][0-9,.]*)\s*(million|thousand|billion)?", re.I)
-_REASON_PATTERNS = (
-    re.compile(r"사유는\s*[:：]?\s*(.+?)\s*(?:입니다|이야|야|으로|로)?\s*[.!?]?\s*$"),
-    re.compile(r"(?:에\s*대해|대해서?|,)?\s*([^,]+?)\s*(?:을|를)?\s*사유로"),
-    re.compile(r"\b(?:because|reason:?|since)\s+(.+?)[.!?]?$", re.I),
+_EN_AMOUNT = re.compile(
+    r"(?<![0-9,.])([0-9][0-9,.]*+)\s*+(million|thousand|billion)?\s*+(?:won|krw)", re.I
 )
+_EN_AMOUNT_PREFIX = re.compile(
+    r"(?:\bkrw|₩)\s*+([0-9][0-9,.]*+)\s*+(million|thousand|billion)?", re.I
+)
+_REASON_ENDINGS = ("입니다", "이야", "야", "으로", "로")
+_EN_REASON = re.compile(r"\b(?:because|reason:?|since)\s++", re.I)
+_ABOUT_PREFIX = re.compile(r"^.*?(?:에\s*+대해서?|에\s*+대하여)\s*+")
+_SQL_TAIL = re.compile(
+    r"(?<![\s.!?])\s*+(?:실행해\s*+줘|실행해주세요|실행|돌려\s*+줘|run it|please)?[.!?]*+\s*+$"
+)
+
+
+MAX_KEYWORDS = 12
+"""Topic words kept (a question's topic is a few words; the rest is noise)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +150,16 @@ class Entities:
     """A date relative to today: (months back, 'same' | 'start' | 'end' of that year)."""
 
 
+_MAX_AMOUNT_CHARS = 40
+_PLAIN_NUMBER = re.compile(r"\d{1,15}(?:\.\d{1,6})?")
+
+
+def _number(text: str) -> float | None:
+    """A plain number of at most 15 digits (commas removed), else None (no inf, no '1.2.3')."""
+    text = text.replace(",", "")
+    return float(text) if _PLAIN_NUMBER.fullmatch(text) else None
+
+
 def korean_amount(text: str) -> int | None:
     """Parse an amount such as '천만원', '3천5백만', '1억 2천만', '10,000,000'.
 
@@ -141,15 +170,19 @@ def korean_amount(text: str) -> int | None:
         The value, or None when it is not a number.
     """
     text = text.replace(",", "").replace(" ", "")
-    if not text:
+    if not text or len(text) > _MAX_AMOUNT_CHARS:
         return None
-    if re.fullmatch(r"\d+(\.\d+)?", text):
-        return int(float(text))
+    plain = _number(text)
+    if plain is not None:
+        return int(plain)
     total, section, number = 0, 0, 0
     for match in re.finditer(r"\d+(?:\.\d+)?|.", text):
         token = match.group()
         if token[0].isdigit():
-            number = float(token)  # type: ignore[assignment]
+            value = _number(token)
+            if value is None:
+                return None
+            number = value  # type: ignore[assignment]
         elif token in _KO_DIGITS:
             number = _KO_DIGITS[token]
         elif token in _KO_SMALL_UNITS:
@@ -169,9 +202,10 @@ def _amount(question: str) -> int | None:
         if value:
             return value
     en = _EN_AMOUNT.search(question) or _EN_AMOUNT_PREFIX.search(question)
-    if en:
+    number = _number(en.group(1)) if en else None
+    if en and number is not None:
         scale = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
-        return int(float(en.group(1).replace(",", "")) * scale.get((en.group(2) or "").lower(), 1))
+        return int(number * scale.get((en.group(2) or "").lower(), 1))
     return None
 
 
@@ -321,22 +355,66 @@ def respace(question: str) -> str:
     return question
 
 
+def _stated_reason(question: str) -> str:
+    """'… 사유는 X입니다': the text after the first 사유는, its ending and punctuation removed."""
+    at = question.find("사유는")
+    if at < 0:
+        return ""
+    text = question[at + 3 :].lstrip()
+    text = text[1:].lstrip() if text[:1] in (":", "：") else text
+    text = text.rstrip()
+    text = text[:-1].rstrip() if text[-1:] in (".", "!", "?") else text
+    for ending in _REASON_ENDINGS:
+        if text.endswith(ending) and len(text) > len(ending):
+            return text[: -len(ending)].rstrip()
+    return text
+
+
+def _reason_before_marker(question: str) -> str:
+    """'X를 사유로 …': the clause before the first 사유로 (after the last comma before it)."""
+    at = question.find("사유로")
+    if at < 0:
+        return ""
+    clause = question[:at]
+    clause = clause[clause.rfind(",") + 1 :].strip()
+    if clause.endswith(("을", "를")) and len(clause) > 1:
+        clause = clause[:-1].rstrip()
+    return clause
+
+
+def _english_reason(question: str) -> str:
+    """'… because X.': the rest of the line after the first because/reason/since."""
+    match = _EN_REASON.search(question)
+    if match is None:
+        return ""
+    rest = question[match.end() :].split("\n", 1)[0].rstrip()
+    return rest[:-1] if rest[-1:] in (".", "!", "?") else rest
+
+
 def _reason(question: str) -> str | None:
-    for pattern in _REASON_PATTERNS:
-        match = pattern.search(question)
-        if match:
-            reason = match.group(1).strip(" ,.")
-            reason = re.sub(r"^.*?(?:에\s*대해서?|에\s*대하여)\s*", "", reason)
-            if reason:
-                return reason
+    # String scans, not lazy regexes: '사유는' + spaces + 'x' made those cubic.
+    for read in (_stated_reason, _reason_before_marker, _english_reason):
+        reason = read(question).strip(" ,.")
+        reason = _ABOUT_PREFIX.sub("", reason)
+        if reason:
+            return reason
     return None
+
+
+def _sql_start(question: str) -> int:
+    """Where a literal SELECT (or WITH) with a FROM after it starts, or -1."""
+    match = _SELECT.search(question)
+    if match is None or _FROM.search(question, match.end()) is None:
+        return -1
+    return match.start()
 
 
 def _language(question: str) -> str:
     """'ko' unless the question is English prose that only quotes a Korean name or word."""
     if not _HANGUL.search(question):
         return "en"
-    prose = _DOC_NO.sub(" ", _SELECT.sub(" ", question))
+    start = _sql_start(question)
+    prose = _DOC_NO.sub(" ", question[:start] if start >= 0 else question)
     hangul = len(re.findall(r"[가-힣]+", prose))
     latin = len(re.findall(r"\b[A-Za-z]{2,}\b", prose))
     return "en" if hangul <= 1 and latin >= 4 else "ko"
@@ -362,13 +440,8 @@ def extract(question: str) -> Entities:
     version = None
     if version_match:
         version = int(next(g for g in version_match.groups() if g))
-    sql_match = _SELECT.search(question)
-    sql = None
-    if sql_match:
-        sql = question[sql_match.start() :].strip()
-        sql = re.sub(
-            r"\s*(실행해\s*줘|실행해주세요|실행|돌려\s*줘|run it|please)?[.!?]*\s*$", "", sql
-        )
+    start = _sql_start(question)
+    sql = _SQL_TAIL.sub("", question[start:].strip(), count=1) if start >= 0 else None
     return Entities(
         lang=lang,
         doc_nos=_DOC_NO.findall(question),
@@ -379,7 +452,7 @@ def extract(question: str) -> Entities:
         version=version,
         title_words=title_words,
         title=title,
-        keywords=_keywords(_without_dates(question), lang),
+        keywords=_keywords(_without_dates(question), lang)[:MAX_KEYWORDS],
         reason=_reason(question),
         sql=sql,
     )

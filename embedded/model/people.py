@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from embedded.model.compose import Ctx
     from embedded.model.conversation import ToolCall
 
-_IDENTITY = re.compile(r"The person asking is (.+?) \(username [^)\s]+\)\.")
+_IDENTITY = re.compile(r"The person asking is ([^\n()]{1,80}?) \(username [^)\s]{1,64}\)\.")
 _SAFE_NAME = re.compile(r"[가-힣A-Za-z][가-힣A-Za-z ]{0,63}")
 _HANGUL_WORD = re.compile(r"[가-힣]+")
 _LATIN_NAME = r"([A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2})"

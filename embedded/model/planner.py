@@ -43,7 +43,23 @@ PLANS: dict[str, Callable[[Ctx], Blocks]] = {
 }
 
 _MAX_ROUNDS = 12
+MAX_QUESTION_CHARS = 2000
+"""Longest question the planner reads; a longer one is answered with a request to shorten it."""
 _PEOPLE_INTENTS = frozenset({"usage", "remaining"})
+
+
+def _too_long(question: str) -> Blocks:
+    korean = sum("가" <= ch <= "힣" for ch in question[:MAX_QUESTION_CHARS]) > 10
+    limit = f"{MAX_QUESTION_CHARS:,}"
+    if korean:
+        return answer(
+            f"질문이 너무 깁니다 ({len(question):,}자). 이 오프라인 플래너는 {limit}자까지 "
+            "읽습니다. 질문을 줄여서 다시 물어봐 주세요."
+        )
+    return answer(
+        f"The question is too long ({len(question):,} characters); this offline planner reads "
+        f"up to {limit}. Please ask a shorter question."
+    )
 
 
 def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
@@ -56,6 +72,8 @@ def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
         Text and tool_use blocks.
     """
     turn = read_turn(request.messages)
+    if len(turn.question) > MAX_QUESTION_CHARS:
+        return _too_long(turn.question)
     ents = extract(turn.question)
     intent = detect_intent(turn.question, ents)
     if intent in _PEOPLE_INTENTS:

@@ -287,9 +287,7 @@ def _graph_rows(ctx: Ctx, tool: str, verb_ko: str, verb_en: str) -> Blocks:
 
 def plan_authority(ctx: Ctx) -> Blocks:
     """The chain of regulations a document derives from."""
-    return _graph_rows(
-        ctx, "trace_authority", "근거가 되는 상위", "that are the authority for"
-    )
+    return _graph_rows(ctx, "trace_authority", "근거가 되는 상위", "that are the authority for")
 
 
 def plan_impact(ctx: Ctx) -> Blocks:

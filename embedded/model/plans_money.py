@@ -24,6 +24,7 @@ from embedded.model.lexicon import EN_TO_KO
 from embedded.model.plans_hr import table
 
 _CLAUSE = re.compile(r"[^\n.;·①②③④⑤⑥⑦⑧⑨⑩]+")
+_SUBCLAUSE_BREAK = re.compile(r",\s++|(?<!\s)\s++/\s++")
 _EXPENSE_SQL = (
     "SELECT 청구번호, 유형, 지역, 숙박일수, 금액, 청구일, 상태 FROM semantic.hr.expenses "
     "WHERE 숙박일수 > 0 ORDER BY 청구일"
@@ -61,7 +62,7 @@ def _band(clause: str) -> tuple[int, int] | None:
 def _subclauses(text: str) -> list[str]:
     clauses: list[str] = []
     for part in _CLAUSE.findall(text):
-        clauses.extend(p.strip() for p in re.split(r",\s+|\s+/\s+", part) if p.strip())
+        clauses.extend(p.strip() for p in _SUBCLAUSE_BREAK.split(part) if p.strip())
     return clauses
 
 
@@ -143,7 +144,7 @@ def _english_name(ctx: Ctx, korean: str) -> str:
     return f"{english.title()} ({korean})" if english else korean
 
 
-_DEFINES = re.compile(r"([가-힣]+)(?:은|는|이란|란)\s+([^.]*?)(?:을|를)\s*말한다")
+_DEFINES = re.compile(r"(?<![가-힣])([가-힣]+)(?:은|는|이란|란)\s++([^.]*?)(?:을|를)\s*+말한다")
 _NIGHTS = re.compile(r"(\d+)\s*(?:박|nights?\b)", re.I)
 _NOT_PLACES = ("숙박", "숙박비", "출장", "출장비", "한도", "상한", "금액", "총액", "1박")
 

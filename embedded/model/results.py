@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 _EPOCH = dt.date(1970, 1, 1)
+_JSON_STARTS = 3
 _FRAME_OPEN = "<tool-data"
 _FRAME_CLOSE = "</tool-data>"
 DOC_NO = re.compile(r"(?<![A-Za-z0-9-])[A-Z]{2,4}-[A-Z]{2,4}-\d{3}(?!\d)")
@@ -135,13 +136,16 @@ def json_value(text: str) -> dict[str, Any] | list[Any] | None:
     """
     body = _frame_body(text)
     decoder = json.JSONDecoder()
-    offset = 0
+    offset, tried = 0, 0
     for line in body.splitlines(keepends=True):
         stripped = line.lstrip()
         start = offset + len(line) - len(stripped)
         offset += len(line)
         if not stripped.startswith(("{", "[")):
             continue
+        tried += 1
+        if tried > _JSON_STARTS:
+            break  # JSON results start in the first lines; prose full of brackets is not JSON
         try:
             value, end = decoder.raw_decode(body, start)
         except (json.JSONDecodeError, RecursionError):
@@ -227,6 +231,7 @@ def failure_text(text: str, is_error: bool) -> str | None:
 
 def _search_prose(text: str) -> dict[str, Any]:
     hits: list[dict[str, Any]] = []
+    bodies: list[list[str]] = []
     current: dict[str, Any] | None = None
     for line in _lines(text):
         stripped = line.strip()
@@ -248,8 +253,11 @@ def _search_prose(text: str) -> dict[str, Any]:
                 "text": "",
             }
             hits.append(current)
+            bodies.append([])
         elif current is not None:
-            current["text"] = f"{current['text']}\n{line}".strip()
+            bodies[-1].append(line)
+    for hit, lines in zip(hits, bodies, strict=True):
+        hit["text"] = "\n".join(lines).strip()
     if not hits:
         for line in _lines(text):
             doc = DOC_NO.search(line)

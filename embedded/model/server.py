@@ -65,6 +65,8 @@ MAX_BODY = 16 * 1024 * 1024
 """Largest request body accepted (413 beyond)."""
 IDLE_TIMEOUT_S = 30.0
 """An idle or half-sent connection is closed after this long."""
+MODEL_NICENESS = 5
+"""Scheduling niceness the model process adds to itself (POSIX)."""
 _START_TIMEOUT_S = 60.0
 _CLIENT_GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)
 _ROUTES = {"/v1/messages": ("POST",), "/health": ("GET", "HEAD")}
@@ -300,6 +302,12 @@ def _serve_child(
     thread_limits: tuple[float, int, int],
 ) -> None:
     """Child process main: bind, report the address, serve until the parent lets go."""
+    if hasattr(os, "nice"):
+        # On a small machine the platform's requests come first; the model can wait.
+        try:
+            os.nice(MODEL_NICENESS)
+        except OSError:
+            pass
     try:
         httpd = _make_httpd(host, port, pace_s, thread_limits)
     except OSError as exc:
