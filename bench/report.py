@@ -1,6 +1,6 @@
 """Render benchmark and leak-audit results (JSON) as the Markdown pages in docs/.
 
-``docs/performance.md`` from ``bench/results/{platform,agent,gui,soak}.json``;
+``docs/performance.md`` from ``bench/results/{platform,agent,gui,soak,model,claude,matrix}.json``;
 ``docs/leak_audit.md`` from the tallies the leak-audit tests write when
 ``REGDESK_LEAK_AUDIT_OUT`` is set. Every figure is shown next to its baseline
 from the same run as a ratio where such a baseline exists.
@@ -162,6 +162,47 @@ def _soak_rows(soak: dict[str, Any]) -> list[str]:
     ]
 
 
+def _model_rows(model: dict[str, Any]) -> list[str]:
+    planner = (model.get("planner") or {}).get("all") or {}
+    if not planner:
+        return []
+    limit = (model.get("planner") or {}).get("target_worst_ms", 50.0)
+    return [
+        f"| model | planner call, worst of {planner['calls']} (scenario, random, adversarial) | "
+        f"{planner['worst_ms']} ms | — | — | "
+        f"{_target(planner['worst_ms'], limit, f'≤ {limit:g} ms')} |",
+        f"| model | planner call p95 (p50 {planner['p50_ms']} ms) | {planner['p95_ms']} ms "
+        "| — | — | — |",
+    ]
+
+
+def _claude_rows(claude: dict[str, Any]) -> list[str]:
+    caching = (claude.get("caching") or {}).get("cached_first_turn") or {}
+    share = caching.get("cache_read_share_calls_2_plus")
+    if share is None:
+        return []
+    return [
+        f"| claude | input read from cache, calls 2+ of a three-call turn (scripted server) | "
+        f"{share:.1%} | — | — | ≥ 80%: {'met' if share >= 0.8 else '**missed**'} |",
+    ]
+
+
+def _matrix_rows(matrix: dict[str, Any]) -> list[str]:
+    access, questions = matrix.get("access_matrix") or {}, matrix.get("question_matrix") or {}
+    if not access:
+        return []
+    sequential = (matrix.get("question_matrix_sequential") or {}).get("wall_s")
+    return [
+        f"| matrix | access matrix, {len(access['personas'])} personas, {access['cells']} cells "
+        f"(median of {access['repeats']}) | {access['median_s']} s | — | — | "
+        f"{_target(access['median_s'], 2.0, '≤ 2 s')} |",
+        f"| matrix | question matrix, {questions.get('cells')} cells, "
+        f"{questions.get('workers')} workers | {questions.get('wall_s')} s | "
+        f"1 worker ({sequential} s) | {_ratio(questions.get('wall_s'), sequential)} | "
+        f"{_target(questions.get('wall_s'), 30.0, '≤ 30 s')} |",
+    ]
+
+
 def performance_markdown(results: dict[str, dict[str, Any]], chart_name: str, meta: str) -> str:
     """The performance page.
 
@@ -178,8 +219,15 @@ def performance_markdown(results: dict[str, dict[str, Any]], chart_name: str, me
         *_agent_rows(results.get("agent") or {}),
         *_gui_rows(results.get("gui") or {}),
         *_soak_rows(results.get("soak") or {}),
+        *_model_rows(results.get("model") or {}),
+        *_claude_rows(results.get("claude") or {}),
+        *_matrix_rows(results.get("matrix") or {}),
     ]
-    missing = [n for n in ("platform", "agent", "gui", "soak") if n not in results]
+    missing = [
+        n
+        for n in ("platform", "agent", "gui", "soak", "model", "claude", "matrix")
+        if n not in results
+    ]
     lines = [
         "# Performance",
         "",
