@@ -30,18 +30,9 @@ from agent_core.errors import (
 )
 from agent_core.platform_quirks import (
     EMPTY_SEARCH_QUIRK,
-    epoch_days_to_iso,
     error_class_for_message,
     normalise_dates,
 )
-
-__all__ = [
-    "DEFAULT_TIMEOUT_S",
-    "EMPTY_SEARCH_QUIRK",
-    "PlatformClient",
-    "epoch_days_to_iso",
-    "normalise_dates",
-]
 
 DEFAULT_TIMEOUT_S = 15.0
 """Read timeout of every platform call, in seconds."""

@@ -9,8 +9,7 @@ import pytest
 from agent_core.approval import ApprovalDecision
 from agent_core.citations import parse_citations
 from agent_core.events import ApprovalRequested, Citation, ToolCallFinished, ToolCallStarted
-from agent_core.platform_client import normalise_dates
-from agent_core.platform_quirks import as_iso_date, iso_to_epoch_days
+from agent_core.platform_quirks import as_iso_date, iso_to_epoch_days, normalise_dates
 from agent_core.runtime import ToolRequest, ToolRuntime
 from agent_core.tools import (
     Tool,
