@@ -113,6 +113,8 @@ class _Handler(BaseHTTPRequestHandler):
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """JSON errors for what the stdlib rejects itself (bad request line, unknown method …)."""
         self.close_connection = True
+        if getattr(self, "request_version", "HTTP/0.9") == "HTTP/0.9":
+            self.request_version = "HTTP/1.1"  # answer a garbled request line with headers
         route = self._route()
         if code == HTTPStatus.NOT_IMPLEMENTED and route in _ROUTES:
             self._method_not_allowed(route)
