@@ -13,6 +13,11 @@ if TYPE_CHECKING:
     from desktop.persona_pane import PaneResult, PersonaPane
 
 
+def _written(result: PaneResult, turn_id: int, conversation_id: int) -> None:
+    """The writer committed the turn: remember where (before the pane is told)."""
+    result.turn_id, result.conversation_id = turn_id, conversation_id or None
+
+
 def _error_of(future: Future[Any]) -> BaseException | None:
     """The exception a finished write ended with (None when it was committed)."""
     try:
@@ -79,25 +84,40 @@ class ChatHistory:
             )
 
     def load_into(self, pane: PersonaPane) -> None:
-        """Replay a persona's earlier turns into its new, empty pane."""
+        """Show a persona's most recent conversation in its new, empty pane."""
         if self.store is None or pane.transcript.rowCount():
             return
         try:
-            records = self.store.turns(pane.persona)
+            latest = self.store.conversations(pane.persona, limit=1)
+            if latest:
+                pane.show_conversation(latest[0].id, self.store.conversation_turns(latest[0].id))
         except Exception as exc:
-            self._show_message(
-                QCoreApplication.translate("MainWindow", "History unavailable: {0}").format(exc),
-                10000,
-            )
+            self._unavailable(exc)
+
+    def open_conversation(self, pane: PersonaPane, conversation_id: int) -> None:
+        """Show one saved conversation in a pane (the sidebar's choice)."""
+        if self.store is None:
             return
-        for record in records:
-            pane.transcript.add_question(record.question)
-            if record.answer:
-                pane.transcript.add_answer(record.answer)
-            elif record.status != "answered":
-                pane.transcript.add_notice(
-                    QCoreApplication.translate("MainWindow", "({0})").format(record.status)
-                )
+        try:
+            pane.show_conversation(conversation_id, self.store.conversation_turns(conversation_id))
+        except Exception as exc:
+            self._unavailable(exc)
+
+    def forget_turns(self, turns: list[PaneResult]) -> None:
+        """Delete turns that were regenerated or edited away."""
+        ids = [t.turn_id for t in turns if t.turn_id is not None]
+        if self.store is None or not ids:
+            return
+        try:
+            self.store.delete_turns(ids)
+        except Exception as exc:
+            self._on_write_error(str(exc))
+
+    def _unavailable(self, exc: BaseException) -> None:
+        self._show_message(
+            QCoreApplication.translate("MainWindow", "History unavailable: {0}").format(exc),
+            10000,
+        )
 
     def save(self, result: PaneResult, done: Callable[[BaseException | None], None]) -> None:
         """Save a finished turn in the background; ``done`` is told once it is committed.
@@ -122,6 +142,8 @@ class ChatHistory:
             result.elapsed_ms,
             result.status,
             on_error=lambda exc: self._on_write_error(str(exc)),
+            conversation_id=result.conversation_id,
+            on_written=lambda turn_id, conversation_id: _written(result, turn_id, conversation_id),
         )
         future.add_done_callback(lambda written: done(_error_of(written)))
 

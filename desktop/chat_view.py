@@ -20,13 +20,17 @@ from PySide6.QtCore import (
     QSize,
     Qt,
     QTimer,
+    QUrl,
 )
 from PySide6.QtCore import Signal as _Signal
 from PySide6.QtGui import (
     QColor,
+    QContextMenuEvent,
     QFont,
     QFontMetrics,
     QGuiApplication,
+    QKeyEvent,
+    QKeySequence,
     QMouseEvent,
     QPainter,
     QPalette,
@@ -35,10 +39,13 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFrame,
     QListView,
+    QMenu,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QTextBrowser,
     QWidget,
 )
 
@@ -234,6 +241,41 @@ class ChatDelegate(QStyledItemDelegate):
     def _footer_metrics(self) -> QFontMetrics:
         return QFontMetrics(self._footer_font())
 
+    # selectable text: a double-clicked bubble opens as a read-only text browser
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem, index: ModelIndex
+    ) -> QWidget:
+        """A read-only rich-text browser over the bubble: select and copy any part."""
+        editor = QTextBrowser(parent)
+        editor.setReadOnly(True)
+        editor.setOpenLinks(False)
+        editor.setFrameShape(QFrame.Shape.NoFrame)
+        editor.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        editor.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        editor.setAccessibleName(self.tr("Message text"))
+        view = self.parent()
+        if isinstance(view, ChatView):
+            editor.anchorClicked.connect(view.open_link)
+        return editor
+
+    def setEditorData(self, editor: QWidget, index: ModelIndex) -> None:
+        """The row's text as the chat shows it."""
+        if isinstance(editor, QTextBrowser):
+            editor.document().setDefaultStyleSheet(self._new_document(index).defaultStyleSheet())
+            editor.document().setDocumentMargin(2)
+            editor.setHtml(str(index.data(ROLE_HTML)))
+            editor.selectAll()
+
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel, index: ModelIndex) -> None:
+        """Read-only: nothing goes back to the model."""
+
+    def updateEditorGeometry(
+        self, editor: QWidget, option: QStyleOptionViewItem, index: ModelIndex
+    ) -> None:
+        """Exactly over the bubble's text."""
+        bubble = option.rect.adjusted(MARGIN, MARGIN // 2, -MARGIN, -MARGIN // 2)
+        editor.setGeometry(bubble.adjusted(PADDING - 2, PADDING // 2 - 2, -PADDING + 4, 0))
+
     def anchor_at(self, index: ModelIndex, rect: QRect, point: QPoint) -> str:
         """The link under a point of a row, or ''."""
         document = self.document(index, self._row_width(rect.width()))
@@ -243,10 +285,16 @@ class ChatDelegate(QStyledItemDelegate):
 
 
 class ChatView(QListView):
-    """The conversation of one persona; citation chips are clickable."""
+    """The conversation of one persona; citation chips are clickable.
+
+    Every message can be copied (context menu, Ctrl+C) and opened as selectable
+    text (double-click); the pane adds regenerate, edit-and-resend and export.
+    """
 
     citation_clicked = _Signal(str, object)
     """(doc_no, version or None) of a clicked citation chip."""
+    context_menu_requested = _Signal(object, int)
+    """(the ``QMenu`` being built, row): the pane adds its own actions before it shows."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -260,6 +308,11 @@ class ChatView(QListView):
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setMouseTracking(True)
         self.setAccessibleName(self.tr("Conversation"))
+        self.setEditTriggers(
+            QAbstractItemView.EditTrigger.DoubleClicked
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+        )
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
         self._follow = True
         self._scroll_pending = False
 
@@ -307,6 +360,48 @@ class ChatView(QListView):
             if parsed is not None:
                 self.citation_clicked.emit(parsed[0], parsed[1])
         super().mouseReleaseEvent(event)
+
+    def open_link(self, url: QUrl) -> None:
+        """A link in the selectable text: citations open the evidence, as chips do."""
+        parsed = parse_cite_link(url.toString())
+        if parsed is not None:
+            self.citation_clicked.emit(parsed[0], parsed[1])
+
+    def row_text(self, row: int, markdown: bool = False) -> str:
+        """A message as the chat shows it (plain text), or as the model wrote it."""
+        from desktop.transcript_model import displayed_text
+
+        rows = getattr(self.model(), "rows", [])
+        if not 0 <= row < len(rows):
+            return ""
+        return rows[row].text if markdown else displayed_text(rows[row])
+
+    def copy_row(self, row: int, markdown: bool = False) -> None:
+        """Put a message on the clipboard."""
+        QGuiApplication.clipboard().setText(self.row_text(row, markdown))
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Ctrl+C copies the selected message."""
+        if event.matches(QKeySequence.StandardKey.Copy) and self.currentIndex().isValid():
+            self.copy_row(self.currentIndex().row())
+            return
+        super().keyPressEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        """Copy (as shown or as Markdown), select text, and the pane's own actions."""
+        index = self.indexAt(event.pos())
+        if not index.isValid():
+            return
+        row = index.row()
+        menu = QMenu(self)
+        menu.addAction(self.tr("Copy"), lambda: self.copy_row(row))
+        if index.data(ROLE_KIND) == "assistant":
+            menu.addAction(self.tr("Copy as Markdown"), lambda: self.copy_row(row, True))
+        if index.flags() & Qt.ItemFlag.ItemIsEditable:
+            menu.addAction(self.tr("Select text"), lambda: self.edit(index))
+        self.context_menu_requested.emit(menu, row)
+        menu.popup(event.globalPos())
+        self.menu = menu
 
     def event(self, event: QEvent) -> bool:
         """Relayout bubbles when the palette changes (theme switch)."""

@@ -85,19 +85,40 @@ class ComparisonStrip(QWidget):
         )
 
     def show_differences(
-        self, panes: list[dict[str, Any]], differences: list[dict[str, Any]]
+        self,
+        panes: list[dict[str, Any]],
+        differences: list[dict[str, Any]],
+        left_out: list[dict[str, Any]] | None = None,
     ) -> None:
         """Render the differences of finished panes.
 
         Args:
-            panes: The panes' results (persona, answer, tools).
+            panes: The answered panes' results (persona, answer, tools).
             differences: ``agent_core.compare.compare_panes(panes)``.
+            left_out: Panes that did not answer (stopped, failed): named, not compared.
         """
+        left_out = list(left_out or [])
         self.panes, self.differences = panes, differences
-        self.export_button.setEnabled(True)
+        self.export_button.setEnabled(bool(panes))
         personas = [str(p["persona"]) for p in panes]
         muted = self.palette().color(QPalette.ColorRole.PlaceholderText).name()
         lines: list[str] = []
+        if left_out:
+            words = {"cancelled": self.tr("stopped"), "failed": self.tr("failed")}
+            names = ", ".join(
+                f"{html.escape(str(p['persona']))}"
+                f" ({html.escape(words.get(str(p['status']), str(p['status'])))})"
+                for p in left_out
+            )
+            lines.append(
+                f"<span style='color:{error_color()}'>"
+                + self.tr("Not compared, no answer: {0}").format(names)
+                + "</span>"
+            )
+        if len(panes) < 2:
+            lines.append(self.tr("Fewer than two panes answered: nothing to compare."))
+            self.body.setText("<br>".join(lines))
+            return
         labels = self.kind_labels()
         tokens = [d for d in differences if d["kind"] in TOKEN_KINDS]
         if tokens:

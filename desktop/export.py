@@ -349,3 +349,41 @@ def comparison_to_json(panes: list[dict[str, Any]], differences: list[dict[str, 
         "differences": differences,
     }
     return json.dumps(document, ensure_ascii=False, indent=2, default=str) + "\n"
+
+
+CONVERSATION_FORMAT = "regdesk.conversation/1"
+"""Value of ``format`` in a conversation exported as JSON."""
+
+
+def conversation_to_markdown(conversation: tuple[str, list[TurnRecord]]) -> str:
+    """Render a whole conversation as one Markdown document.
+
+    Args:
+        conversation: (title, its turns oldest first).
+
+    Returns:
+        Markdown: a heading with the title, then every turn as in :func:`turn_to_markdown`.
+    """
+    title, records = conversation
+    heading = QCoreApplication.translate("Export", "RegDesk conversation")
+    persona = records[0].persona if records else ""
+    lines = [f"# {heading} — {escape_markdown(title)}", ""]
+    if persona:
+        lines += [f"- **{_labels()['Persona']}:** {persona}", ""]
+    for record in records:
+        lines.append(turn_to_markdown(record))
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def conversation_to_json(conversation: tuple[str, list[TurnRecord]]) -> str:
+    """Render a whole conversation as JSON: ``format``, ``title``, ``persona``, ``turns``."""
+    title, records = conversation
+    turns = [json.loads(turn_to_json(record)) for record in records]
+    document = {
+        "format": CONVERSATION_FORMAT,
+        "title": title,
+        "persona": records[0].persona if records else "",
+        "exported_at": datetime.now(tz=UTC).isoformat(timespec="seconds"),
+        "turns": turns,
+    }
+    return json.dumps(document, ensure_ascii=False, indent=2, default=str) + "\n"

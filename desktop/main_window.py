@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QPushButton,
+    QSplitter,
     QStackedWidget,
     QToolBar,
     QVBoxLayout,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from desktop.approval_coordinator import ApprovalCoordinator
 from desktop.chat_history import ChatHistory
+from desktop.conversation_sidebar import ConversationSidebar
 from desktop.demo_personas import DEMO_PERSONAS, demo_passwords
 from desktop.question_edit import QuestionEdit
 from desktop.service_startup import ServiceStarter, start_services
@@ -82,6 +84,8 @@ class MainWindow(QMainWindow):
         )
         self.last_comparison: tuple[list[dict[str, Any]], list[dict[str, Any]]] | None = None
         self._shut_down = False
+        self._editing: tuple[PersonaPane, int] | None = None
+        """(pane, turn index) of an earlier question being edited, until the next send."""
         self._build_ui()
         self._history_failed.connect(lambda message: self.statusBar().showMessage(message, 15000))
         fit_to_screen(self, QSize(1280, 800))
@@ -155,11 +159,25 @@ class MainWindow(QMainWindow):
         ask_row = QHBoxLayout()
         ask_row.addWidget(self.question_edit, 1)
         ask_row.addWidget(self.send_button)
-        single = QWidget(self)
-        single_layout = QVBoxLayout(single)
-        single_layout.setContentsMargins(4, 4, 4, 4)
-        single_layout.addWidget(self.single_stack, 1)
-        single_layout.addLayout(ask_row)
+        chat_area = QWidget(self)
+        chat_layout = QVBoxLayout(chat_area)
+        chat_layout.setContentsMargins(4, 4, 4, 4)
+        chat_layout.addWidget(self.single_stack, 1)
+        chat_layout.addLayout(ask_row)
+        self.sidebar = ConversationSidebar(self)
+        self.sidebar.new_chat_requested.connect(self.new_chat)
+        self.sidebar.conversation_chosen.connect(self.open_conversation)
+        self.sidebar.rename_requested.connect(self._rename_conversation)
+        self.sidebar.delete_requested.connect(self._delete_conversation)
+        self.sidebar.search_changed.connect(lambda *_: self.refresh_sidebar())
+        self.sidebar.setEnabled(False)  # until someone signs in
+        single = QSplitter(Qt.Orientation.Horizontal, self)
+        single.addWidget(self.sidebar)
+        single.addWidget(chat_area)
+        single.setStretchFactor(0, 0)
+        single.setStretchFactor(1, 1)
+        single.setSizes([230, 1050])
+        self.single_splitter = single
 
         self._split_view: SplitCompareView | None = None  # built on first use (Ctrl+T)
         self.pages = QStackedWidget(self)
@@ -282,8 +300,12 @@ class MainWindow(QMainWindow):
             pane = PersonaPane(username, self)
             pane.approval_handler = self.approvals.ask
             pane.saver = self._chat_history.save
+            pane.forget = self._chat_history.forget_turns
+            pane.edit_requested.connect(self._edit_question)
+            pane.export_turn_requested.connect(lambda i, p=pane: self.export_turn(p, i))
             pane.turn_started.connect(self._update_running)
             pane.turn_finished.connect(self._turn_finished)
+            pane.turn_finished.connect(lambda *_: self.refresh_sidebar())
             pane.citation_clicked.connect(self.open_evidence)
             pane.suggestion_chosen.connect(self.ask_suggestion)
             pane.header.hide()  # the switcher already names the persona
@@ -292,6 +314,7 @@ class MainWindow(QMainWindow):
         pane.set_session(session)
         self.sessions.add(session)
         self._load_history(pane)
+        self.refresh_sidebar()
         if self.persona_switcher.findData(username) < 0:
             self.persona_switcher.addItem(self.sessions.label(username), username)
         self.persona_switcher.setCurrentIndex(self.persona_switcher.findData(username))
@@ -332,6 +355,7 @@ class MainWindow(QMainWindow):
             self.single_stack.setCurrentWidget(self.panes[username])
         self._update_running()
         self._update_title()
+        self.refresh_sidebar()
 
     def focus_persona_switcher(self) -> None:
         """Ctrl+P: jump to the persona switcher."""
@@ -357,26 +381,36 @@ class MainWindow(QMainWindow):
         if pane.running:
             self._tell(self.tr("Still answering the last question. Wait, or press Esc to stop it."))
             return False
-        if pane.ask(question, self._history_pairs(pane)):
+        editing, self._editing = self._editing, None
+        if editing is not None and editing[0] is pane and editing[1] < len(pane.turns):
+            asked = pane.resend(editing[1], question)  # replaces that turn and the later ones
+        else:
+            asked = pane.ask(question, pane.history_pairs())
+        if asked:
             self.question_edit.remember(question)
             self.question_edit.clear()
-            return True
-        return False
+        return asked
+
+    def _edit_question(self, question: str, index: int) -> None:
+        """Edit and resend: the question goes back to the box; Send replaces that turn."""
+        pane = self.sender()
+        if not isinstance(pane, QWidget) or pane is not self.current_pane():
+            return
+        self._editing = (pane, index)
+        self.question_edit.setText(question)
+        self.question_edit.setFocus()
+        self._tell(
+            self.tr("Editing an earlier question: Send replaces it and the answers after it.")
+        )
+
+    def _edit_in_split(self, question: str) -> None:
+        """In the split view, an edited question is asked of every pane again."""
+        self.split_view.question.setText(question)
+        self.split_view.question.setFocus()
 
     def _tell(self, message: str) -> None:
         """A short message in the status line (for a key press that did nothing)."""
         self.statusBar().showMessage(message, 8000)
-
-    def _history_pairs(self, pane: PersonaPane) -> list[tuple[str, str]]:
-        pairs: list[tuple[str, str]] = []
-        question = None
-        for row in pane.transcript.rows:
-            if row.kind == "user":
-                question = row.text
-            elif row.kind == "assistant" and question is not None:
-                pairs.append((question, row.text))
-                question = None
-        return pairs[-5:]
 
     def stop(self) -> None:
         """Esc: stop every running turn in view."""
@@ -386,11 +420,66 @@ class MainWindow(QMainWindow):
             pane.stop()
 
     def new_chat(self) -> None:
-        """Ctrl+N: clear the visible conversation."""
+        """Ctrl+N: start a new conversation (the old one stays in the sidebar)."""
         if self._in_split():
             self.split_view.new_chat()
         elif (pane := self.current_pane()) is not None:
             pane.new_chat()
+            self.sidebar.select(None)
+            self.question_edit.setFocus()
+
+    # conversations -----------------------------------------------------------------
+    def refresh_sidebar(self) -> None:
+        """List the current persona's conversations (or the search hits)."""
+        pane = self.current_pane()
+        store = self.history if pane is not None else None
+        self.sidebar.setEnabled(pane is not None)
+        if pane is None or store is None:
+            self.sidebar.show_conversations([], None)
+            return
+        query = self.sidebar.query()
+        if query:
+            self.sidebar.show_hits(store.search(pane.persona, query))
+        else:
+            self.sidebar.show_conversations(store.conversations(pane.persona), pane.conversation_id)
+
+    def open_conversation(self, conversation_id: int) -> None:
+        """Show a saved conversation of the current persona."""
+        pane = self.current_pane()
+        if pane is None:
+            return
+        if pane.running:
+            self._tell(self.tr("Still answering the last question. Wait, or press Esc to stop it."))
+            return
+        self._chat_history.open_conversation(pane, conversation_id)
+        self.sidebar.select(conversation_id)
+
+    def _rename_conversation(self, conversation_id: int, title: str) -> None:
+        if self.history is not None:
+            try:
+                self.history.rename_conversation(conversation_id, title)
+            except Exception as exc:  # HistoryWriteError: said in the status line
+                self._tell(str(exc))
+        self.refresh_sidebar()
+
+    def _delete_conversation(self, conversation_id: int) -> None:
+        from PySide6.QtWidgets import QMessageBox
+
+        answer = QMessageBox.question(
+            self,
+            self.tr("Delete conversation"),
+            self.tr("Delete this conversation and its answers? This cannot be undone."),
+        )
+        if answer != QMessageBox.StandardButton.Yes or self.history is None:
+            return
+        try:
+            self.history.delete_conversation(conversation_id)
+        except Exception as exc:
+            self._tell(str(exc))
+        for pane in self.panes.values():
+            if pane.conversation_id == conversation_id and not pane.running:
+                pane.new_chat()
+        self.refresh_sidebar()
 
     def toggle_split(self, on: bool | None = None) -> None:
         """Ctrl+T: switch between one persona and the split comparison."""
@@ -414,6 +503,9 @@ class MainWindow(QMainWindow):
         """
         pane.approval_handler = self.approvals.ask
         pane.saver = self._chat_history.save
+        pane.forget = self._chat_history.forget_turns
+        pane.export_turn_requested.connect(lambda i, p=pane: self.export_turn(p, i))
+        pane.edit_requested.connect(lambda q, _i: self._edit_in_split(q))
         pane.citation_clicked.connect(self.open_evidence)
         pane.turn_started.connect(self._update_running)
         pane.turn_finished.connect(self._turn_finished)
@@ -490,18 +582,40 @@ class MainWindow(QMainWindow):
         self.last_comparison = (panes, differences)
 
     def export_current(self) -> None:
-        """Export the comparison (split) or the current persona's last turn."""
+        """Export the comparison (split) or the current persona's conversation."""
         if self._in_split():
             self.export_comparison()
             return
         pane = self.current_pane()
-        records = self.history.turns(pane.persona, limit=1000) if pane and self.history else []
-        if not records:
+        store = self.history
+        records = (
+            store.conversation_turns(pane.conversation_id)
+            if pane is not None and pane.conversation_id and store is not None
+            else []
+        )
+        if pane is None or not records:
             self._tell(self.tr("Nothing to export yet: ask a question first."))
+            return
+        from desktop.export import conversation_to_json, conversation_to_markdown
+
+        titles = {c.id: c.title for c in store.conversations(pane.persona)}
+        title = titles.get(pane.conversation_id, records[0].question)
+        self._save_export(
+            (title, records), conversation_to_markdown, conversation_to_json, "conversation"
+        )
+
+    def export_turn(self, pane: PersonaPane, index: int) -> None:
+        """Export one turn of a pane's conversation (the chat's context menu)."""
+        turn = pane.turns[index] if 0 <= index < len(pane.turns) else None
+        store = self.history
+        if turn is None or turn.turn_id is None or store is None:
+            self._tell(self.tr("This turn is not saved, so it cannot be exported."))
             return
         from desktop.export import turn_to_json, turn_to_markdown
 
-        self._save_export(records[-1], turn_to_markdown, turn_to_json, "turn")
+        record = next((r for r in store.turns(pane.persona, 100000) if r.id == turn.turn_id), None)
+        if record is not None:
+            self._save_export(record, turn_to_markdown, turn_to_json, "turn")
 
     def export_comparison(self) -> None:
         """Save the last comparison as Markdown or JSON."""

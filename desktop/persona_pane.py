@@ -187,6 +187,14 @@ class PaneResult:
     """True when the answer stopped at the output limit."""
     saved: bool = False
     """True once the turn was committed to the history file."""
+    conversation_id: int | None = None
+    """The saved conversation the turn belongs to (None: a new one, not saved yet)."""
+    turn_id: int | None = None
+    """Its row in the history file, once saved."""
+    row_start: int = 0
+    """Transcript row of its question (where its rows begin)."""
+    tool_start: int = 0
+    """Tool-call row where its calls begin."""
 
     def row_counts(self) -> dict[str, int]:
         """Rows per tool, summed over calls of the same tool."""
@@ -229,6 +237,10 @@ class PersonaPane(QWidget):
     """(doc_no, version) of a clicked citation chip."""
     suggestion_chosen = Signal(str)
     """An example question picked on the empty chat."""
+    edit_requested = Signal(str, int)
+    """(question, turn index): the person wants to change an earlier question and ask again."""
+    export_turn_requested = Signal(int)
+    """A turn (index in ``turns``) to export."""
 
     def __init__(self, persona: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -275,6 +287,13 @@ class PersonaPane(QWidget):
         self.approval_handler: ApprovalHandler | None = None
         self.saver: TurnSaver | None = None
         """Commits finished turns; without one a turn is over as soon as its thread ends."""
+        self.turns: list[PaneResult] = []
+        """The turns of the conversation in view, oldest first."""
+        self.forget: Callable[[list[PaneResult]], None] | None = None
+        """Deletes turns from history (regenerated or edited away)."""
+        self.chat.context_menu_requested.connect(self._add_turn_actions)
+        self.conversation_id: int | None = None
+        """The saved conversation in view (None: a new chat, not saved yet)."""
         self._saving: PaneResult | None = None
         self._saved.connect(self._on_saved)
         self.turn_factory: Callable[[str], TurnFunction] | None = None
@@ -394,11 +413,15 @@ class PersonaPane(QWidget):
             turn = session_turn(self.session, question, history)
         else:
             return False
+        result = PaneResult(self.persona, question, started_at=time.time())
+        result.conversation_id = self.conversation_id
+        result.row_start, result.tool_start = self.transcript.rowCount(), self.tools.rowCount()
         self.transcript.add_question(question)
+        self.tools.begin_turn(question)
         self.transcript.mark_attempt()
         self.settings_button.hide()
         self._retry_note = ""
-        self._result = PaneResult(self.persona, question, started_at=time.time())
+        self._result = result
         self._started = time.perf_counter()
         from desktop.turn_worker import TurnController  # the first turn, not the first paint
 
@@ -441,11 +464,99 @@ class PersonaPane(QWidget):
         return self._controller.answer_approval(call_id, decision)
 
     def new_chat(self) -> None:
-        """Clear the transcript and tool calls (not while a turn runs)."""
+        """Start a new conversation: clear the transcript and tool calls (not while a turn runs)."""
         if self.running:
             return
         self.transcript.clear()
         self.tools.clear()
+        self.turns = []
+        self.conversation_id = None
+
+    def show_conversation(self, conversation_id: int, records: list[Any]) -> None:
+        """Show a saved conversation, each turn with its tool calls, citations and real end.
+
+        Args:
+            conversation_id: The conversation; the next question continues it.
+            records: Its ``TurnRecord`` s, oldest first.
+        """
+        from desktop.turn_replay import replay_turn
+
+        if self.running:
+            return
+        self.new_chat()
+        self.conversation_id = conversation_id
+        self.turns = [replay_turn(self, record) for record in records]
+
+    def history_pairs(self, limit: int = 5) -> list[tuple[str, str]]:
+        """Earlier (question, answer) pairs of this conversation for the model's context.
+
+        Only answered turns: a stopped or failed turn's partial text is never sent
+        back to the model as if it had been the answer.
+        """
+        pairs = [(t.question, t.answer) for t in self.turns if t.status == "answered" and t.answer]
+        return pairs[-limit:]
+
+    def turn_at(self, row: int) -> int:
+        """The index in ``turns`` of the turn a transcript row belongs to (-1: none)."""
+        found = -1
+        for number, turn in enumerate(self.turns):
+            if turn.row_start <= row:
+                found = number
+        return found
+
+    def _add_turn_actions(self, menu: Any, row: int) -> None:
+        index = self.turn_at(row)
+        if index < 0 or self.running:
+            return
+        menu.addSeparator()
+        if index == len(self.turns) - 1:
+            menu.addAction(self.tr("Regenerate"), lambda: self.regenerate(index))
+        question = self.turns[index].question
+        menu.addAction(
+            self.tr("Edit and resend…"), lambda: self.edit_requested.emit(question, index)
+        )
+        menu.addAction(self.tr("Export this turn…"), lambda: self.export_turn_requested.emit(index))
+
+    def regenerate(self, index: int | None = None) -> bool:
+        """Ask a turn's question again in its place (default the last turn).
+
+        The old answer leaves the view and the history; the new one is asked with
+        the conversation before it as context.
+
+        Returns:
+            False when nothing was asked (a turn runs, or there is no such turn).
+        """
+        index = len(self.turns) - 1 if index is None else index
+        if self.running or not 0 <= index < len(self.turns):
+            return False
+        return self.resend(index, self.turns[index].question)
+
+    def resend(self, index: int, question: str) -> bool:
+        """Replace turn ``index`` and everything after it with a new question.
+
+        Returns:
+            False when nothing was asked.
+        """
+        question = question.strip()
+        if self.running or not question or not 0 <= index < len(self.turns):
+            return False
+        removed = self.truncate_turns(index)
+        if self.forget is not None:
+            self.forget(removed)
+        return self.ask(question, self.history_pairs())
+
+    def truncate_turns(self, index: int) -> list[PaneResult]:
+        """Remove turn ``index`` and every later one from view (regenerate, edit and resend).
+
+        Returns:
+            The removed turns (their ``turn_id`` s leave the history too).
+        """
+        if self.running or not 0 <= index < len(self.turns):
+            return []
+        removed, self.turns = self.turns[index:], self.turns[:index]
+        self.transcript.truncate(removed[0].row_start)
+        self.tools.truncate(removed[0].tool_start)
+        return removed
 
     def _on_approval(self, request: ApprovalRequested) -> None:
         self.tools.await_approval(request.call_id)
@@ -668,5 +779,8 @@ class PersonaPane(QWidget):
         """The turn is over (and saved, when there is a history): say so."""
         self._update_activity()
         self.transcript.set_footer(self.footer_text(result))
+        self.turns.append(result)
+        if result.conversation_id:
+            self.conversation_id = result.conversation_id
         self.last_result = result
         self.turn_finished.emit(result)

@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
+    QLabel,
     QPushButton,
     QSplitter,
     QToolButton,
@@ -19,6 +20,7 @@ from agent_core.compare import compare_panes
 from desktop.comparison_strip import ComparisonStrip
 from desktop.persona_pane import PersonaPane
 from desktop.question_edit import QuestionEdit
+from desktop.theme import error_color
 from desktop.verbatim import tool_values_of_events
 
 if TYPE_CHECKING:
@@ -58,9 +60,15 @@ class SplitPane(QWidget):
         self.remove_button.setText("✕")
         self.remove_button.setToolTip(self.tr("Remove this pane"))
         self.remove_button.clicked.connect(lambda: self.remove_requested.emit(self))
+        self.outcome = QLabel(self)
+        """Says when the pane's last turn did not answer (stopped, failed)."""
+        self.outcome.hide()
+        self.pane.turn_started.connect(self.outcome.hide)
+        self.pane.turn_finished.connect(self._show_outcome)
         top = QHBoxLayout()
         top.setContentsMargins(0, 0, 0, 0)
         top.addWidget(self.persona_box, 1)
+        top.addWidget(self.outcome)
         top.addWidget(self.remove_button)
         self.pane.header.hide()
         self.pane.suggestions.set_question_box_above(True)
@@ -78,6 +86,17 @@ class SplitPane(QWidget):
         self._fill(persona)
         self.persona_box.currentIndexChanged.connect(self._chosen)
         sessions.changed.connect(lambda: self._fill(self.pane.persona))
+
+    def _show_outcome(self, result: PaneResult) -> None:
+        """Mark a pane whose answer is missing: it is left out of the comparison."""
+        words = {"cancelled": self.tr("stopped"), "failed": self.tr("failed")}
+        if result.status == "answered":
+            self.outcome.hide()
+            return
+        self.outcome.setText(words.get(result.status, result.status))
+        self.outcome.setToolTip(self.tr("Not answered: left out of the comparison"))
+        self.outcome.setStyleSheet(f"color: {error_color()}; font-weight: 600;")
+        self.outcome.show()
 
     def _fill(self, persona: str) -> None:
         self.persona_box.blockSignals(True)
@@ -231,8 +250,12 @@ class SplitCompareView(QWidget):
         if self._waiting:
             return
         panes = [result_dict(self._results[p]) for p in self.panes if p in self._results]
-        differences = compare_panes(panes)
-        self.strip.show_differences(panes, differences)
+        # a stopped or failed pane has no answer to compare: judging it would call a
+        # missing answer "the same" or "different"
+        answered = [p for p in panes if p["status"] == "answered"]
+        left_out = [p for p in panes if p["status"] != "answered"]
+        differences = compare_panes(answered)
+        self.strip.show_differences(answered, differences, left_out)
         self._fit_strip()
         self.all_finished.emit(panes, differences)
 

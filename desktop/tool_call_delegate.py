@@ -47,9 +47,36 @@ class ToolCallDelegate(QStyledItemDelegate):
     PADDING = 6
 
     def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:
-        """Two text lines and some air."""
+        """Two text lines and some air (and the question above a question's first call)."""
         metrics = QFontMetrics(option.font)
-        return QSize(200, metrics.height() * 2 + self.PADDING * 2 + 4)
+        call: ToolCallRow | None = index.data(ROLE_CALL)
+        header = self.header_height(metrics) if call is not None and call.question else 0
+        return QSize(200, metrics.height() * 2 + self.PADDING * 2 + 4 + header)
+
+    def header_height(self, metrics: QFontMetrics) -> int:
+        """Height of the question line that groups a question's calls."""
+        return metrics.height() + self.PADDING
+
+    def _paint_question(
+        self, painter: QPainter, rect: QRect, question: str, palette: QPalette, font: QFont
+    ) -> int:
+        """Draw the question a group of calls answers; returns the height it took."""
+        metrics = QFontMetrics(font)
+        height = self.header_height(metrics)
+        band = QRect(rect.left(), rect.top(), rect.width(), height)
+        painter.fillRect(band, palette.color(QPalette.ColorRole.Window))
+        painter.setPen(palette.color(QPalette.ColorRole.Mid))
+        painter.drawLine(band.topLeft(), band.topRight())
+        painter.setFont(font)
+        painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
+        line = " ".join(question.split())
+        text = metrics.elidedText(f"❯ {line}", Qt.TextElideMode.ElideRight, band.width() - 12)
+        painter.drawText(
+            band.adjusted(self.PADDING, 0, -self.PADDING, 0),
+            int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+            text,
+        )
+        return height
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
         """Draw one call."""
@@ -63,6 +90,9 @@ class ToolCallDelegate(QStyledItemDelegate):
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if call.question:
+            taken = self._paint_question(painter, rect, call.question, palette, option.font)
+            rect = rect.adjusted(0, taken, 0, 0)
         if selected:
             painter.fillRect(rect, palette.color(QPalette.ColorRole.Highlight))
         elif index.row() % 2:

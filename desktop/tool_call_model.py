@@ -94,6 +94,8 @@ class ToolCallRow:
     """A person's answer to an approval request, if one was asked."""
     approval_reason: str = ""
     """The reason given with that answer."""
+    question: str = ""
+    """Set on the first call of a question: the panel shows the question above it."""
 
     def arguments_text(self) -> str:
         """Compact one-line JSON of the arguments."""
@@ -221,6 +223,7 @@ class ToolCallModel(QAbstractTableModel):
         self._rows: list[ToolCallRow] = []
         self._by_id: dict[str, int] = {}
         self._phase = 0
+        self._question = ""
         self._ticker = QTimer(self)
         self._ticker.setInterval(100)
         self._ticker.timeout.connect(self._tick)
@@ -306,12 +309,22 @@ class ToolCallModel(QAbstractTableModel):
             self.index(position, COLUMNS.index(first)), self.index(position, COLUMNS.index(last))
         )
 
+    def begin_turn(self, question: str) -> None:
+        """The next calls answer this question (its first call is shown under it)."""
+        self._question = question
+
+    def _new_row(self, row: ToolCallRow) -> ToolCallRow:
+        row.question, self._question = self._question, ""
+        return row
+
     def start_call(self, event: ToolCallStarted) -> None:
         """A call began."""
         position = len(self._rows)
         self.beginInsertRows(QModelIndex(), position, position)
         self._rows.append(
-            ToolCallRow(event.call_id, event.tool, dict(event.arguments), event.decision)
+            self._new_row(
+                ToolCallRow(event.call_id, event.tool, dict(event.arguments), event.decision)
+            )
         )
         self._by_id[event.call_id] = position
         self.endInsertRows()
@@ -344,7 +357,7 @@ class ToolCallModel(QAbstractTableModel):
         if position is None:  # a finish without a start still deserves a row
             position = len(self._rows)
             self.beginInsertRows(QModelIndex(), position, position)
-            self._rows.append(ToolCallRow(event.call_id, event.tool, {}, "allow"))
+            self._rows.append(self._new_row(ToolCallRow(event.call_id, event.tool, {}, "allow")))
             self._by_id[event.call_id] = position
             self.endInsertRows()
         row = self._rows[position]
@@ -382,7 +395,18 @@ class ToolCallModel(QAbstractTableModel):
         self.beginResetModel()
         self._rows.clear()
         self._by_id.clear()
+        self._question = ""
         self.endResetModel()
+        self._update_ticker()
+
+    def truncate(self, position: int) -> None:
+        """Forget the calls from row ``position`` on (regenerate, edit and resend)."""
+        if 0 <= position < len(self._rows):
+            self.beginRemoveRows(QModelIndex(), position, len(self._rows) - 1)
+            del self._rows[position:]
+            self._by_id = {row.call_id: n for n, row in enumerate(self._rows)}
+            self.endRemoveRows()
+        self._question = ""
         self._update_ticker()
 
     def _update_ticker(self) -> None:

@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelection, Qt, QTimer
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from desktop.tool_call_delegate import (
     DARK_STATUS_COLORS,
@@ -74,6 +82,8 @@ class ToolCallPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(
             QFontMetrics(self.font()).height() * 2 + ToolCallDelegate.PADDING * 2 + 4
         )
+        # a question's first call is taller: it shows the question the calls answer
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.empty_label = QLabel(
             self.tr("Tool calls appear here as the assistant works."), self.table.viewport()
         )

@@ -329,6 +329,14 @@ class TranscriptModel(QAbstractListModel):
         """Number of rows (zero under any valid parent: this is a flat list)."""
         return 0 if parent.isValid() else len(self._rows)
 
+    def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        """Finished rows open as selectable text (the view's read-only editor)."""
+        flags = super().flags(index)
+        if index.isValid() and 0 <= index.row() < len(self._rows):
+            if not self._rows[index.row()].streaming:
+                flags |= Qt.ItemFlag.ItemIsEditable
+        return flags
+
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Row data for the view and for tests."""
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
@@ -428,9 +436,7 @@ class TranscriptModel(QAbstractListModel):
             row.verbatim = verbatim
             self._changed(len(self._rows) - 1)
         else:
-            self._append(
-                TranscriptRow("assistant", text, citations=citations, verbatim=verbatim)
-            )
+            self._append(TranscriptRow("assistant", text, citations=citations, verbatim=verbatim))
 
     def append_thinking(self, text: str) -> None:
         """Grow the model's current thinking row (a summary, never part of the answer)."""
@@ -507,6 +513,14 @@ class TranscriptModel(QAbstractListModel):
         if self._rows and self._rows[-1].streaming:
             self._rows[-1].streaming = False
             self._changed(len(self._rows) - 1)
+
+    def truncate(self, position: int) -> None:
+        """Remove the rows from ``position`` on (regenerate, edit and resend)."""
+        self.flush()
+        if 0 <= position < len(self._rows):
+            self.beginRemoveRows(QModelIndex(), position, len(self._rows) - 1)
+            del self._rows[position:]
+            self.endRemoveRows()
 
     def clear(self) -> None:
         """Start a new chat."""

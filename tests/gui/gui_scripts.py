@@ -115,6 +115,8 @@ class ScriptedSession:
         self.display_name = display_name or username
         self._turn_factory = turn_factory
         self.questions: list[str] = []
+        self.histories: list[list[tuple[str, str]]] = []
+        """The (question, answer) pairs each turn was given as context."""
 
     def run_turn(
         self,
@@ -125,6 +127,7 @@ class ScriptedSession:
         history: list[tuple[str, str]] | None = None,
     ) -> Iterator[AgentEvent]:
         self.questions.append(question)
+        self.histories.append(list(history or []))
         return self._turn_factory(question)(approver, cancel)
 
     def close(self) -> None:

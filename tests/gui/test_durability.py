@@ -21,9 +21,9 @@ def test_a_turn_finishes_only_once_it_is_in_the_history_file(
     class SlowDisk(HistoryStore):
         """A disk that is slow to commit (as under heavy load)."""
 
-        def append_turn(self, *args: Any) -> int:
+        def append_turn(self, *args: Any, **kwargs: Any) -> int:
             disk.wait(30)
-            return super().append_turn(*args)
+            return super().append_turn(*args, **kwargs)
 
     window = window_factory()
     path = window.history.path

@@ -83,7 +83,7 @@ def test_history_write_failure_is_shown_in_the_status_line(qtbot: Any, window_fa
     from desktop.history_store import HistoryStore
 
     class FullDisk(HistoryStore):
-        def append_turn(self, *args: Any) -> int:
+        def append_turn(self, *args: Any, **kwargs: Any) -> int:
             raise HistoryWriteError("Could not save the conversation history: disk full")
 
     path = window.history.path
