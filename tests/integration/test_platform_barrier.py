@@ -114,6 +114,9 @@ FAMILIES: dict[str, str] = {
     "count_is": "x.{c} IS {v}",
     "count_in": "x.{c} IN ({v}, NULL)",
 }
+# Planner nudges: the same predicate under likelihood hints (they change SQLite's
+# cost estimates and so its join order and term order) and as a constant-folded AND.
+HINTS = ("{p}", "likely({p})", "unlikely({p})", "(({p}) AND 1)")
 RAISING = {"overflow": "integer overflow", "too_big": "string or blob too big"}
 # The result these shapes report does not depend on how many rows {p} matches:
 # a counting predicate is invisible in them even for the control (raising ones
@@ -209,9 +212,10 @@ class Case:
     shape: str
     family: str
     hidden: Any
+    hint: str = "{p}"
 
     def sql(self, value: Any) -> str:
-        p = FAMILIES[self.family].format(c=self.column, v=_literal(value))
+        p = self.hint.format(p=FAMILIES[self.family].format(c=self.column, v=_literal(value)))
         return SHAPES[self.shape].format(R=self.relation, O=self.other, c=self.column, p=p)
 
 
@@ -233,6 +237,7 @@ def cases(draw: st.DrawFn, platform: Platform, families: tuple[str, ...]) -> Cas
         draw(st.sampled_from(sorted(SHAPES))),
         draw(st.sampled_from(families)),
         hidden,
+        draw(st.sampled_from(HINTS)),
     )
 
 
