@@ -16,9 +16,11 @@ prepare.
 
 Every statement is bounded:
 
-- time: a deadline checked by SQLite's progress handler between VM steps, and
-  a watchdog thread that calls ``Connection.interrupt()`` on a statement still
-  running past it (an interrupt also stops work inside long opcodes);
+- time: a CPU deadline (the executing thread's CPU time, so a loaded machine
+  does not cut a statement short) checked by SQLite's progress handler between
+  VM steps, and a watchdog thread that calls ``Connection.interrupt()`` on a
+  statement still running at twice that in wall-clock time (the backstop for a
+  statement stuck in one long step or waiting);
 - single function calls: pooled connections cap every string or blob at
   :data:`CALLER_VALUE_BYTES`, so the quadratic built-ins (``instr``,
   ``replace``) finish in milliseconds (4 MiB operands took 20-78 s in one
@@ -47,7 +49,9 @@ from embedded.ontul.errors import QueryRefused
 from embedded.ontul.sql_rewrite import ALLOWED_FUNCTIONS
 
 QUERY_DEADLINE_S = 5.0
-"""A statement running longer than this is interrupted (default; servers may set less)."""
+"""A statement using more CPU seconds than this is interrupted (default; servers may set less).
+
+The watchdog interrupts one still running after ``2 * deadline + 1`` wall-clock seconds."""
 MAX_VALUE_BYTES = 4 * 1024 * 1024
 """Largest string or blob the platform's own read-only connections handle."""
 CALLER_VALUE_BYTES = 64 * 1024
@@ -115,6 +119,7 @@ class _Guarded:
     tables: frozenset[str] = _NO_TABLES
     denied: frozenset[tuple[str, str]] = _NO_COLUMNS
     deadline: float = 0.0
+    cpu_deadline: float = 0.0
     prepared_under: dict[str, tuple[frozenset[str], frozenset[tuple[str, str]]]] = field(
         default_factory=dict
     )
@@ -157,7 +162,8 @@ class _Guarded:
             self.install()
         self.prepared_under[sql] = grant
         self.tables, self.denied = tables, denied
-        self.deadline = time.monotonic() + deadline_s
+        self.cpu_deadline = time.thread_time() + deadline_s
+        self.deadline = time.monotonic() + 2 * deadline_s + 1
 
     def revoke(self) -> None:
         """Leave the connection able to read nothing until the next grant."""
@@ -178,7 +184,12 @@ class _Pool:
                 return self._idle.pop()
         guarded = _Guarded(open_read_only(self.db_path, CALLER_VALUE_BYTES))
         guarded.install()
-        guarded.conn.set_progress_handler(lambda: int(time.monotonic() > guarded.deadline), 10_000)
+        guarded.conn.set_progress_handler(
+            lambda: int(
+                time.thread_time() > guarded.cpu_deadline or time.monotonic() > guarded.deadline
+            ),
+            10_000,
+        )
         return guarded
 
     def release(self, guarded: _Guarded) -> None:
@@ -348,7 +359,7 @@ def run_guarded(
     except sqlite3.Error as exc:
         message = str(exc)
         if "interrupted" in message:
-            message = f"statement exceeded {deadline_s:g} s and was interrupted"
+            message = f"statement exceeded {deadline_s:g} s of CPU time and was interrupted"
         elif "out of memory" in message:
             message = "statement needs more memory than a request may use"
         raise QueryRefused(message) from None
