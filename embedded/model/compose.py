@@ -113,14 +113,69 @@ def failure(ctx: Ctx, call_: ToolCall) -> str:
     )
 
 
-def not_found(ctx: Ctx, what: str) -> str:
-    """Say that nothing was found for ``what`` (never a guess)."""
+# The three honest non-answers (SPEC §5): worded apart, and only the last speaks
+# of access — and only when a tool actually came back empty.
+NOT_UNDERSTOOD_KO = "질문을 이해하지 못했습니다"
+"""Opening words of the 'did not understand' answer (Korean)."""
+NOT_UNDERSTOOD_EN = "I (the offline demo model) did not understand this"
+"""Opening words of the 'did not understand' answer (English)."""
+
+
+def not_understood(ctx: Ctx) -> str:
+    """The planner did not understand the question (it is a planner, not an LLM)."""
     return ctx.t(
-        f"'{what}'에 해당하는 내용을 조회 가능한 자료에서 찾을 수 없습니다. "
-        "접근 권한이 없거나 존재하지 않는 정보일 수 있어 추측하지 않겠습니다.",
-        f"I found nothing about '{what}': it is not found or not available to you, "
+        f"{NOT_UNDERSTOOD_KO}. 저는 정해진 유형의 질문에만 답하는 오프라인 데모 모델"
+        "(결정적 플래너, LLM 아님)입니다. 이런 질문에 답할 수 있습니다: "
+        "'나 육아휴직 며칠 남았어?', '육아지원규정은 지금 몇 차가 시행 중이야?', "
+        "'서울 출장 숙박비 한도가 얼마야?', 'HR-REG-003 근거 규정 알려줘'.",
+        f"{NOT_UNDERSTOOD_EN} question — it is a deterministic planner, not an LLM. "
+        "Questions I can answer: 'How many days of childcare leave do I have left?', "
+        "'Which version of the childcare support rule is in force today?', "
+        "'What is the lodging limit for a business trip to Seoul?', "
+        "'Which regulations derive from the HR rule?'.",
+    )
+
+
+def not_covered(ctx: Ctx, what: str) -> str:
+    """The tools answered, but no regulation they returned covers ``what``."""
+    return ctx.t(
+        f"조회된 규정은 '{what}'에 대해 다루지 않습니다. 해당 내용을 규정에서 찾을 수 없어 "
+        "추측하지 않겠습니다.",
+        f"The regulations do not cover '{what}': no regulation found addresses it, "
         "so I will not guess.",
     )
+
+
+def nothing_visible(ctx: Ctx, what: str) -> str:
+    """A tool came back empty: nothing the caller may see (the one non-answer about access)."""
+    return ctx.t(
+        f"'{what}'에 대해 조회 가능한 결과가 없습니다. 플랫폼이 보여줄 수 있는 자료를 돌려주지 "
+        "않았습니다 (권한 밖이거나 존재하지 않는 정보일 수 있어 추측하지 않겠습니다).",
+        f"Nothing came back that you may see for '{what}': it is not available to you or does "
+        "not exist, so I will not guess.",
+    )
+
+
+def came_back_empty(call_: ToolCall | None) -> bool:
+    """True when a call succeeded and returned no hits, rows or object at all."""
+    if call_ is None or call_.failed or call_.data is None:
+        return False
+    data = call_.data
+    for key in ("hits", "rows", "pending"):
+        if key in data:
+            return not data[key]
+    if "regulation" in data:
+        return data["regulation"] is None
+    if "version" in data:
+        return data["version"] is None
+    return False
+
+
+def not_found(ctx: Ctx, what: str, source: ToolCall | None = None) -> str:
+    """Say nothing answers ``what``: 'nothing you may see' only when ``source`` came back empty."""
+    if came_back_empty(source):
+        return nothing_visible(ctx, what)
+    return not_covered(ctx, what)
 
 
 def squash(text: str) -> str:

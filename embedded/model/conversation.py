@@ -32,8 +32,12 @@ class ToolCall:
 
     @property
     def failed(self) -> bool:
-        """True when the call errored, was refused, or returned nothing readable."""
-        return self.is_error or self.data is None or "error" in self.data
+        """True when the call errored, was refused, or returned nothing readable.
+
+        ``read_result`` has already turned an ``is_error`` result into ``{"error": …}``,
+        except the real platform's empty-lexical-match error, which means "no rows".
+        """
+        return self.data is None or "error" in self.data
 
     @property
     def error_text(self) -> str:

@@ -60,6 +60,7 @@ _LONE_PARTICLE = re.compile(
 _EMP_NO = re.compile(r"(?<!\d)(\d{8})(?!\d)")
 _VERSION = re.compile(r"(?<!\d)(\d{1,4}+)\s*+차|\bversion\s*+(\d{1,4}+)\b|\bv(\d{1,4}+)\b", re.I)
 _HANGUL = re.compile(r"[가-힣]")
+_JAMO = re.compile(r"[ㄱ-ㅣ]")
 _WORD = re.compile(r"[가-힣A-Za-z0-9]+")
 _SELECT = re.compile(r"\b(?:select|with)\b", re.I)
 _FROM = re.compile(r"\bfrom\b", re.I)
@@ -411,7 +412,7 @@ def _sql_start(question: str) -> int:
 
 def _language(question: str) -> str:
     """'ko' unless the question is English prose that only quotes a Korean name or word."""
-    if not _HANGUL.search(question):
+    if not _HANGUL.search(question) and not _JAMO.search(question):
         return "en"
     start = _sql_start(question)
     prose = _DOC_NO.sub(" ", question[:start] if start >= 0 else question)

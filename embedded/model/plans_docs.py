@@ -134,7 +134,7 @@ def _missing(ctx: Ctx) -> Blocks:
     search = ctx.turn.last("search_regulations")
     if search is not None and search.failed:
         return answer(failure(ctx, search))
-    return answer(not_found(ctx, topic_label(ctx)))
+    return answer(not_found(ctx, topic_label(ctx), search))
 
 
 def plan_describe(ctx: Ctx) -> Blocks:
@@ -151,7 +151,7 @@ def plan_describe(ctx: Ctx) -> Blocks:
         return answer(failure(ctx, result))
     reg = result.data.get("regulation")
     if not reg:
-        return answer(not_found(ctx, doc_no))
+        return answer(not_found(ctx, doc_no, result))
     versions = result.data.get("versions") or []
     latest = _int(reg.get("latest_version")) or None
     not_yet: set[int] = set()

@@ -112,7 +112,7 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
                 f"{hit.get('text')}",
             )
         )
-    return answer(not_found(ctx, " ".join(ctx.ents.keywords)))
+    return answer(not_found(ctx, " ".join(ctx.ents.keywords), search))
 
 
 def _cap_for(hits: list[dict[str, Any]], region: str) -> tuple[int, str, dict[str, Any]] | None:
@@ -203,7 +203,8 @@ def _region(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, str, str]:
 def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
     """Answer the lodging cap from the guideline alone (no claims looked up)."""
     if not hits:
-        return answer(not_found(ctx, ctx.t("숙박비 상한 규정", "lodging cap")))
+        search = ctx.turn.last("search_regulations")
+        return answer(not_found(ctx, ctx.t("숙박비 상한 규정", "lodging cap"), search))
     region, asked, placed = _region(ctx, hits)
     found = _cap_for(hits, region) if region else None
     if found is not None and region not in found[1]:
@@ -306,7 +307,7 @@ def plan_expense(ctx: Ctx) -> Blocks:
     if result.failed:
         return answer(failure(ctx, result))
     if not hits:
-        return answer(not_found(ctx, ctx.t("숙박비 상한 규정", "lodging cap")))
+        return answer(not_found(ctx, ctx.t("숙박비 상한 규정", "lodging cap"), search))
     columns, rows = rows_of(result)
     if not rows:
         return answer(

@@ -21,6 +21,7 @@ from embedded.model.compose import (
     hits_titled,
     josa,
     not_found,
+    not_understood,
     squash,
     title_of,
     with_titles,
@@ -124,7 +125,7 @@ def searched_topic(ctx: Ctx) -> tuple[Blocks | None, list[dict[str, Any]]]:
         if step:
             return step, []
     if not hits:
-        return answer(not_found(ctx, topic_label(ctx))), []
+        return answer(not_found(ctx, topic_label(ctx), search)), []
     return None, hits
 
 
@@ -275,6 +276,10 @@ def _contact_lines(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
 
 def plan_search(ctx: Ctx) -> Blocks:
     """Find the regulation the question is about and quote what it says."""
+    if not (ctx.ents.keywords or ctx.ents.title_words or ctx.ents.doc_nos):
+        # Nothing in the question names a topic: searching for it would quote
+        # whatever ranks first, a rule stated for a question never understood.
+        return answer(not_understood(ctx))
     contact = any(w in ctx.turn.question.lower() for w in _CONTACT_WORDS)
     step = first_search(ctx, f"{search_query(ctx)} 문의처 전화 담당자" if contact else None)
     if step:
@@ -288,7 +293,7 @@ def plan_search(ctx: Ctx) -> Blocks:
         if step:
             return step
     if not hits:
-        return answer(not_found(ctx, topic_label(ctx)))
+        return answer(not_found(ctx, topic_label(ctx), search))
     if contact:
         return _contact_lines(ctx, hits)
     top = hits[0]

@@ -20,6 +20,7 @@ from typing import Any
 
 _EPOCH = dt.date(1970, 1, 1)
 _JSON_STARTS = 3
+_NO_LEXICAL_MATCH = 'Encountered "WHERE"'
 _FRAME_OPEN = "<tool-data"
 _FRAME_CLOSE = "</tool-data>"
 DOC_NO = re.compile(r"(?<![A-Za-z0-9-])[A-Z]{2,4}-[A-Z]{2,4}-\d{3}(?!\d)")
@@ -536,15 +537,14 @@ def read_result(tool: str, text: str, is_error: bool = False) -> dict[str, Any]:
         The tool's data, or ``{"error": message}`` for a failure or a refusal.
     """
     data = json_value(text)
-    error = _error_of(data)
+    error = _error_of(data) if data is not None else failure_text(text, is_error)
+    if error is None and is_error:
+        error = failure_text(text, True)
+    if error is not None and _NO_LEXICAL_MATCH in error and tool == "search_regulations":
+        # The real platform fails a hybrid search whose lexical side matches
+        # nothing with this parse error; it means "no rows" (SPEC §2).
+        return {"as_of": None, "hits": []}
     if error is not None:
         return {"error": error}
-    if is_error:
-        return {"error": failure_text(text, True) or "error"}
     from_json, from_prose = _READERS.get(tool, (_json_table, _table_prose))
-    if data is not None:
-        return from_json(data)
-    failed = failure_text(text, False)
-    if failed is not None:
-        return {"error": failed}
-    return from_prose(text)
+    return from_json(data) if data is not None else from_prose(text)

@@ -96,7 +96,7 @@ def test_non_streaming_tool_use_then_answer(client: anthropic.Anthropic) -> None
         ],
     )
     assert second.stop_reason == "end_turn"
-    assert "찾을 수 없습니다" in second.content[0].text  # type: ignore[union-attr]
+    assert "조회 가능한 결과가 없습니다" in second.content[0].text  # type: ignore[union-attr]
     assert second.usage.output_tokens > 0
 
 

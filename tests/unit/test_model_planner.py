@@ -186,7 +186,8 @@ def test_now_question_never_says_future_figure_applies_now() -> None:
 
 def test_unknown_topic_is_not_found_not_invented() -> None:
     answer, _ = run("반려동물 돌봄휴가는 며칠이야?", childcare_platform)
-    assert "찾을 수 없습니다" in answer and "21일" not in answer
+    assert "다루지 않습니다" in answer and "21일" not in answer
+    assert "권한" not in answer  # the search answered: not covered, nothing about access
 
 
 def test_restricted_title_absent_for_one_present_for_other() -> None:
@@ -204,9 +205,9 @@ def test_restricted_title_absent_for_one_present_for_other() -> None:
     seen, _ = run("징계 양정기준 알려줘", hr_officer)
     assert "HR-GDL-003 제2차" in seen
     hidden, _ = run("징계 양정기준 알려줘", employee)
-    assert "찾을 수 없습니다" in hidden and "HR-GDL-003" not in hidden
+    assert "찾을 수 없어" in hidden and "HR-GDL-003" not in hidden
     english, _ = run("Show me the disciplinary penalty guideline.", employee)
-    assert "not found" in english
+    assert "do not cover" in english and "access" not in english
 
 
 def test_literal_select_passed_verbatim_and_denial_reported() -> None:
@@ -341,7 +342,7 @@ def test_describe_absent_document() -> None:
 
     answer, calls = run("HR-REG-999는 무슨 규정이야?", platform)
     assert calls == [("describe_regulation", {"doc_no": "HR-REG-999"})]
-    assert "찾을 수 없습니다" in answer
+    assert "조회 가능한 결과가 없습니다" in answer  # the lookup came back empty
 
 
 def test_only_offered_tools_are_called() -> None:
