@@ -47,6 +47,10 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
         install_translator(app, language)
     except ImportError:
         pass
+    from desktop.fonts import apply_ui_font
+    from desktop.i18n import resolve_language
+
+    apply_ui_font(app, resolve_language(language))
     try:
         from desktop.theme import app_icon, apply_theme
 

@@ -178,8 +178,18 @@ class ComparisonStrip(QWidget):
             "number": self.tr("other figures"),
         }
 
+    def status_words(self) -> dict[str, str]:
+        """Translated call statuses (the strip shows words, not codes)."""
+        return {
+            "ok": self.tr("ok"),
+            "empty": self.tr("empty"),
+            "error": self.tr("error"),
+            "denied": self.tr("denied"),
+        }
+
     def _status_html(self, status: str | None) -> str:
-        text = html.escape(status or self.tr("not called"))
+        words = self.status_words()
+        text = html.escape(words.get(status, status) if status else self.tr("not called"))
         if status in ("denied", "error"):
             return f"<span style='color:{error_color()}'><b>{text}</b></span>"
         return text

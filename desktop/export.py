@@ -75,6 +75,62 @@ def _usage_lines(events: list[dict[str, Any]], label: str) -> list[str]:
     return [line]
 
 
+def status_word(status: str) -> str:
+    """A turn's or call's status in the export's language (JSON keeps the code)."""
+    words = {
+        "answered": QCoreApplication.translate("Export", "answered"),
+        "cancelled": QCoreApplication.translate("Export", "cancelled"),
+        "failed": QCoreApplication.translate("Export", "failed"),
+        "ok": QCoreApplication.translate("Export", "ok"),
+        "empty": QCoreApplication.translate("Export", "empty"),
+        "error": QCoreApplication.translate("Export", "error"),
+        "denied": QCoreApplication.translate("Export", "denied"),
+        "allow": QCoreApplication.translate("Export", "allow"),
+        "approval_required": QCoreApplication.translate("Export", "approval_required"),
+        "deny": QCoreApplication.translate("Export", "deny"),
+    }
+    return words.get(status, status)
+
+
+def _difference_headers() -> dict[str, str]:
+    """Column titles of the differences table: its keys, in the export's language.
+
+    The English titles are the keys themselves (scripts read the Markdown table too).
+    """
+    return {
+        "kind": QCoreApplication.translate("Export", "kind"),
+        "value": QCoreApplication.translate("Export", "value"),
+        "present": QCoreApplication.translate("Export", "present"),
+        "absent": QCoreApplication.translate("Export", "absent"),
+        "tool": QCoreApplication.translate("Export", "tool"),
+        "counts": QCoreApplication.translate("Export", "counts"),
+        "statuses": QCoreApplication.translate("Export", "statuses"),
+    }
+
+
+def _difference_value(key: str, value: Any) -> Any:
+    """A differences-table cell in the export's language (English keeps the codes)."""
+    if key == "kind" and isinstance(value, str):
+        kinds = {
+            "doc_no": QCoreApplication.translate("Export", "doc_no"),
+            "version": QCoreApplication.translate("Export", "version"),
+            "article": QCoreApplication.translate("Export", "article"),
+            "date": QCoreApplication.translate("Export", "date"),
+            "days": QCoreApplication.translate("Export", "days"),
+            "amount": QCoreApplication.translate("Export", "amount"),
+            "count": QCoreApplication.translate("Export", "count"),
+            "period": QCoreApplication.translate("Export", "period"),
+            "percent": QCoreApplication.translate("Export", "percent"),
+            "number": QCoreApplication.translate("Export", "number"),
+            "row_count": QCoreApplication.translate("Export", "row_count"),
+            "call_status": QCoreApplication.translate("Export", "call_status"),
+        }
+        return kinds.get(value, value)
+    if key == "statuses" and isinstance(value, dict):
+        return {k: status_word(str(v)) if v else "—" for k, v in value.items()}
+    return value
+
+
 def _when(started_at: float) -> str:
     return datetime.fromtimestamp(started_at, tz=UTC).isoformat(timespec="seconds")
 
@@ -170,8 +226,8 @@ def _tool_lines(
             [
                 call.get("tool"),
                 json.dumps(call.get("arguments") or {}, ensure_ascii=False, sort_keys=True),
-                call.get("decision"),
-                call.get("status"),
+                status_word(str(call.get("decision") or "")),
+                status_word(str(call.get("status") or "")),
                 call.get("row_count"),
                 f"{duration:.0f} ms" if isinstance(duration, int | float) else "",
                 ", ".join(f for f in flags if f) or call.get("error"),
@@ -231,7 +287,7 @@ def turn_to_markdown(record: TurnRecord) -> str:
         f"- **{label['Persona']}:** {record.persona}",
         f"- **{label['Started']}:** {_when(record.started_at)}",
         f"- **{label['Elapsed']}:** {record.elapsed_ms:.0f} ms",
-        f"- **{label['Status']}:** {record.status}",
+        f"- **{label['Status']}:** {status_word(record.status)}",
         *_usage_lines(record.events, label["Tokens"]),
         "",
         f"### {label['Question']}",
@@ -304,7 +360,9 @@ def comparison_to_markdown(panes: list[dict[str, Any]], differences: list[dict[s
         header: list[str] = []
         for diff in differences:
             header.extend(k for k in diff if k not in header)
-        lines += _table(header, [[diff.get(k) for k in header] for diff in differences])
+        names_of = _difference_headers()
+        rows = [[_difference_value(k, diff.get(k)) for k in header] for diff in differences]
+        lines += _table([names_of.get(k, k) for k in header], rows)
     else:
         lines.append(f"_{label['No differences found.']}_")
     for name, pane in zip(names, panes, strict=True):
@@ -313,7 +371,7 @@ def comparison_to_markdown(panes: list[dict[str, Any]], differences: list[dict[s
         lines += ["", f"## {title}", ""]
         if pane.get("status"):
             lines += [
-                f"- **{label['Status']}:** {pane['status']}",
+                f"- **{label['Status']}:** {status_word(str(pane['status']))}",
                 "",
             ]
         events = list(pane.get("events") or [])

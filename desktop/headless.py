@@ -280,6 +280,10 @@ def run_headless(provider: ServiceProvider, args: list[str]) -> int:
         from desktop.i18n import install_translator
 
         install_translator(app, options.lang)
+        from desktop.fonts import apply_ui_font
+        from desktop.i18n import resolve_language
+
+        apply_ui_font(app, resolve_language(options.lang))
     if options.theme:
         from desktop.theme import apply_theme
 

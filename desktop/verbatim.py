@@ -32,8 +32,19 @@ _CODE_SPAN = re.compile(r"(```.*?```|`[^`\n]*`)", re.DOTALL)
 """Code spans and fences: shown literally already, so nothing in them is escaped."""
 
 
+_ALWAYS_MARKUP = frozenset("\\`*|~[]<>&")
+"""Characters that can be markup anywhere in a line."""
+
+_LINE_START_MARKUP = frozenset("#+-=>")
+"""Characters that are markup only where a line (or table cell) begins."""
+
+
 def escape_markdown(text: str) -> str:
     """Escape every character of plain text that Markdown could read as markup.
+
+    What can never be markup stays as it is, so the Markdown source stays
+    readable: ``_`` between letters (no intraword emphasis in CommonMark),
+    braces and parentheses.
 
     Args:
         text: Plain text (a question, a table cell, a value).
@@ -41,7 +52,19 @@ def escape_markdown(text: str) -> str:
     Returns:
         Markdown that renders as exactly ``text``.
     """
-    return "".join(f"\\{c}" if c in MARKDOWN_PUNCTUATION else c for c in text)
+    out: list[str] = []
+    for position, char in enumerate(text):
+        before = text[position - 1] if position else ""
+        after = text[position + 1] if position + 1 < len(text) else ""
+        if char in _ALWAYS_MARKUP:
+            out.append(f"\\{char}")
+        elif char == "_" and not (before.isalnum() and after.isalnum()):
+            out.append("\\_")
+        elif char in _LINE_START_MARKUP and not text[:position].strip():
+            out.append(f"\\{char}")
+        else:
+            out.append(char)
+    return "".join(out)
 
 
 def tool_values(results: Iterable[str]) -> tuple[str, ...]:

@@ -25,6 +25,13 @@
     </message>
 </context>
 <context>
+    <name>AccessMatrixModel</name>
+    <message>
+        <source>Name</source>
+        <translation>이름</translation>
+    </message>
+</context>
+<context>
     <name>ApprovalDialog</name>
     <message>
         <source>Approve a change?</source>
@@ -207,10 +214,29 @@
     </message>
 </context>
 <context>
+    <name>ChatDelegate</name>
+    <message>
+        <source>Message text</source>
+        <translation>메시지 텍스트</translation>
+    </message>
+</context>
+<context>
     <name>ChatView</name>
     <message>
         <source>Conversation</source>
         <translation>대화</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>복사</translation>
+    </message>
+    <message>
+        <source>Copy as Markdown</source>
+        <translation>Markdown으로 복사</translation>
+    </message>
+    <message>
+        <source>Select text</source>
+        <translation>텍스트 선택</translation>
     </message>
 </context>
 <context>
@@ -234,6 +260,22 @@
     <message>
         <source>Ask all panes the same question to compare the answers.</source>
         <translation>모든 창에 같은 질문을 하면 답변을 비교할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>중지됨</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>Not compared, no answer: {0}</source>
+        <translation>답변이 없어 비교하지 않음: {0}</translation>
+    </message>
+    <message>
+        <source>Fewer than two panes answered: nothing to compare.</source>
+        <translation>답변한 창이 둘보다 적어 비교할 것이 없습니다.</translation>
     </message>
     <message>
         <source>Only in &lt;b&gt;{0}&lt;/b&gt;:</source>
@@ -284,6 +326,22 @@
         <translation>기타 수치</translation>
     </message>
     <message>
+        <source>ok</source>
+        <translation>성공</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>결과 없음</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>오류</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>거부됨</translation>
+    </message>
+    <message>
         <source>not called</source>
         <translation>호출 안 함</translation>
     </message>
@@ -294,6 +352,49 @@
     <message>
         <source>&lt;b&gt;{0}&lt;/b&gt; calls: {1}</source>
         <translation>&lt;b&gt;{0}&lt;/b&gt; 호출: {1}</translation>
+    </message>
+</context>
+<context>
+    <name>ConversationSidebar</name>
+    <message>
+        <source>New chat</source>
+        <translation>새 대화</translation>
+    </message>
+    <message>
+        <source>Start a new conversation (Ctrl+N)</source>
+        <translation>새 대화 시작 (Ctrl+N)</translation>
+    </message>
+    <message>
+        <source>Search conversations…</source>
+        <translation>대화 검색…</translation>
+    </message>
+    <message>
+        <source>Search conversations</source>
+        <translation>대화 검색</translation>
+    </message>
+    <message>
+        <source>Conversations</source>
+        <translation>대화 목록</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>삭제</translation>
+    </message>
+    <message>
+        <source>No conversations yet.</source>
+        <translation>아직 대화가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Nothing found.</source>
+        <translation>찾은 결과가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>열기</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>이름 바꾸기</translation>
     </message>
 </context>
 <context>
@@ -449,6 +550,126 @@
         <translation>도구 호출</translation>
     </message>
     <message>
+        <source>Tokens</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <source>answered</source>
+        <translation>답변함</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>중지됨</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>성공</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>결과 없음</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>오류</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>거부됨</translation>
+    </message>
+    <message>
+        <source>allow</source>
+        <translation>읽기 허용</translation>
+    </message>
+    <message>
+        <source>approval_required</source>
+        <translation>승인 필요</translation>
+    </message>
+    <message>
+        <source>deny</source>
+        <translation>거부</translation>
+    </message>
+    <message>
+        <source>kind</source>
+        <translation>종류</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>값</translation>
+    </message>
+    <message>
+        <source>present</source>
+        <translation>있는 쪽</translation>
+    </message>
+    <message>
+        <source>absent</source>
+        <translation>없는 쪽</translation>
+    </message>
+    <message>
+        <source>tool</source>
+        <translation>도구</translation>
+    </message>
+    <message>
+        <source>counts</source>
+        <translation>행 수</translation>
+    </message>
+    <message>
+        <source>statuses</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>doc_no</source>
+        <translation>문서번호</translation>
+    </message>
+    <message>
+        <source>version</source>
+        <translation>차수</translation>
+    </message>
+    <message>
+        <source>article</source>
+        <translation>조항</translation>
+    </message>
+    <message>
+        <source>date</source>
+        <translation>날짜</translation>
+    </message>
+    <message>
+        <source>days</source>
+        <translation>일수</translation>
+    </message>
+    <message>
+        <source>amount</source>
+        <translation>금액</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>건수</translation>
+    </message>
+    <message>
+        <source>period</source>
+        <translation>기간</translation>
+    </message>
+    <message>
+        <source>percent</source>
+        <translation>비율</translation>
+    </message>
+    <message>
+        <source>number</source>
+        <translation>기타 수치</translation>
+    </message>
+    <message>
+        <source>row_count</source>
+        <translation>행 수</translation>
+    </message>
+    <message>
+        <source>call_status</source>
+        <translation>호출 상태</translation>
+    </message>
+    <message>
         <source>Rows</source>
         <translation>행 수</translation>
     </message>
@@ -463,6 +684,10 @@
     <message>
         <source>effective {date}</source>
         <translation>{date} 시행</translation>
+    </message>
+    <message>
+        <source>RegDesk conversation</source>
+        <translation>RegDesk 대화 기록</translation>
     </message>
 </context>
 <context>
@@ -515,8 +740,12 @@
         <translation>시스템 키링에만 저장되며 설정 파일에는 절대 기록되지 않습니다.</translation>
     </message>
     <message>
-        <source>No keyring: remembered only until RegDesk closes.</source>
-        <translation>키링이 없어 RegDesk를 닫을 때까지만 기억합니다.</translation>
+        <source>No system keyring on this computer: RegDesk cannot remember passwords (it keeps them in memory until it closes).</source>
+        <translation>이 컴퓨터에는 시스템 키링이 없어 RegDesk가 비밀번호를 기억할 수 없습니다(종료할 때까지 메모리에만 둡니다).</translation>
+    </message>
+    <message>
+        <source>Sign in as {user}</source>
+        <translation>{user}(으)로 로그인</translation>
     </message>
     <message>
         <source>&amp;Server:</source>
@@ -533,10 +762,6 @@
     <message>
         <source>Demo personas:</source>
         <translation>데모 사용자:</translation>
-    </message>
-    <message>
-        <source>Fill in the sign-in details for {user}</source>
-        <translation>{user}의 로그인 정보를 채웁니다</translation>
     </message>
     <message>
         <source>&amp;Sign in</source>
@@ -606,6 +831,10 @@
         <translation>감사 로그</translation>
     </message>
     <message>
+        <source>Access matrix</source>
+        <translation>접근 매트릭스</translation>
+    </message>
+    <message>
         <source>Settings</source>
         <translation>설정</translation>
     </message>
@@ -614,8 +843,44 @@
         <translation>정보</translation>
     </message>
     <message>
-        <source>Ask a question (Ctrl+Enter to send)</source>
-        <translation>질문을 입력하세요 (Ctrl+Enter로 보내기)</translation>
+        <source>Ask a question (Enter to send, Shift+Enter for a new line)</source>
+        <translation>질문을 입력하세요 (Enter: 보내기, Shift+Enter: 줄바꿈)</translation>
+    </message>
+    <message>
+        <source>Nobody is signed in. Sign in first (Sign in… in the toolbar).</source>
+        <translation>로그인한 사용자가 없습니다. 먼저 로그인하세요 (도구 모음의 로그인…).</translation>
+    </message>
+    <message>
+        <source>Still answering the last question. Wait, or press Esc to stop it.</source>
+        <translation>아직 이전 질문에 답하는 중입니다. 기다리거나 Esc로 중지하세요.</translation>
+    </message>
+    <message>
+        <source>Editing an earlier question: Send replaces it and the answers after it.</source>
+        <translation>이전 질문을 고치는 중입니다. 보내면 그 질문과 이후 답변이 바뀝니다.</translation>
+    </message>
+    <message>
+        <source>Delete conversation</source>
+        <translation>대화 삭제</translation>
+    </message>
+    <message>
+        <source>Delete this conversation and its answers? This cannot be undone.</source>
+        <translation>이 대화와 답변을 삭제할까요? 되돌릴 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Nothing to export yet: ask a question first.</source>
+        <translation>아직 내보낼 것이 없습니다. 먼저 질문하세요.</translation>
+    </message>
+    <message>
+        <source>This turn is not saved, so it cannot be exported.</source>
+        <translation>이 턴은 저장되지 않아 내보낼 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Nothing to compare yet: ask all panes a question first.</source>
+        <translation>아직 비교할 것이 없습니다. 먼저 모든 창에 질문하세요.</translation>
+    </message>
+    <message>
+        <source>Exported to {0}</source>
+        <translation>{0}에 내보냈습니다</translation>
     </message>
     <message>
         <source>Question</source>
@@ -624,6 +889,10 @@
     <message>
         <source>Send</source>
         <translation>보내기</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>끝내기</translation>
     </message>
     <message>
         <source>Starting embedded platform and offline model…</source>
@@ -698,10 +967,6 @@
         <translation>대화 기록을 쓸 수 없습니다: {0}</translation>
     </message>
     <message>
-        <source>({0})</source>
-        <translation>({0})</translation>
-    </message>
-    <message>
         <source>Export</source>
         <translation>내보내기</translation>
     </message>
@@ -712,6 +977,165 @@
     <message>
         <source>Export failed</source>
         <translation>내보내기 실패</translation>
+    </message>
+</context>
+<context>
+    <name>MatrixView</name>
+    <message>
+        <source>RegDesk — access matrix</source>
+        <translation>RegDesk — 접근 매트릭스</translation>
+    </message>
+    <message>
+        <source>Probe access</source>
+        <translation>접근 확인</translation>
+    </message>
+    <message>
+        <source>Questions file…</source>
+        <translation>질문 파일…</translation>
+    </message>
+    <message>
+        <source>…or type a question for every persona</source>
+        <translation>…또는 모든 사용자에게 물을 질문을 입력하세요</translation>
+    </message>
+    <message>
+        <source>Run questions</source>
+        <translation>질문 실행</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>%v / %m cells</source>
+        <translation>%v / %m 칸</translation>
+    </message>
+    <message>
+        <source>Load baseline…</source>
+        <translation>기준선 불러오기…</translation>
+    </message>
+    <message>
+        <source>Save as baseline…</source>
+        <translation>기준선으로 저장…</translation>
+    </message>
+    <message>
+        <source>Export report…</source>
+        <translation>보고서 내보내기…</translation>
+    </message>
+    <message>
+        <source>Only rows where personas differ</source>
+        <translation>사용자별로 다른 행만</translation>
+    </message>
+    <message>
+        <source>Sign in as the personas to compare, then probe.</source>
+        <translation>비교할 사용자로 로그인한 뒤 확인하세요.</translation>
+    </message>
+    <message>
+        <source>Personas:</source>
+        <translation>사용자:</translation>
+    </message>
+    <message>
+        <source>Access matrix</source>
+        <translation>접근 매트릭스</translation>
+    </message>
+    <message>
+        <source>Question matrix</source>
+        <translation>질문 매트릭스</translation>
+    </message>
+    <message>
+        <source>Access</source>
+        <translation>접근</translation>
+    </message>
+    <message>
+        <source>Questions</source>
+        <translation>질문</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>변경</translation>
+    </message>
+    <message>
+        <source>Click a cell to see the probe and its result.</source>
+        <translation>칸을 누르면 확인 내용과 결과가 보입니다.</translation>
+    </message>
+    <message>
+        <source>Cell detail</source>
+        <translation>칸 상세</translation>
+    </message>
+    <message>
+        <source>Could not read the questions: {0}</source>
+        <translation>질문을 읽지 못했습니다: {0}</translation>
+    </message>
+    <message>
+        <source>Probing as {0}…</source>
+        <translation>{0}(으)로 확인하는 중…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>취소하는 중…</translation>
+    </message>
+    <message>
+        <source>The matrix failed: {0}</source>
+        <translation>매트릭스 실행 실패: {0}</translation>
+    </message>
+    <message>
+        <source>No changes against {0}</source>
+        <translation>{0} 대비 변경 없음</translation>
+    </message>
+    <message>
+        <source>{0} cells: {1} denied, {2} masked, {3} hidden</source>
+        <translation>{0}칸: 거부 {1}, 마스킹 {2}, 숨김 {3}</translation>
+    </message>
+    <message>
+        <source>; {0} question cells, {1} failing</source>
+        <translation>; 질문 {0}칸, 실패 {1}</translation>
+    </message>
+    <message>
+        <source>; {0} changes against the baseline</source>
+        <translation>; 기준선 대비 변경 {0}</translation>
+    </message>
+    <message>
+        <source>Questions (scenario YAML)</source>
+        <translation>질문 (시나리오 YAML)</translation>
+    </message>
+    <message>
+        <source>YAML (*.yaml *.yml)</source>
+        <translation>YAML (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Baseline</source>
+        <translation>기준선</translation>
+    </message>
+    <message>
+        <source>Matrix run (*.json)</source>
+        <translation>매트릭스 실행 결과 (*.json)</translation>
+    </message>
+    <message>
+        <source>Baseline: {0}</source>
+        <translation>기준선: {0}</translation>
+    </message>
+    <message>
+        <source>Save as baseline</source>
+        <translation>기준선으로 저장</translation>
+    </message>
+    <message>
+        <source>JSON (*.json)</source>
+        <translation>JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Saved {0}</source>
+        <translation>{0} 저장함</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>보고서 내보내기</translation>
+    </message>
+    <message>
+        <source>HTML report (*.html);;Markdown (*.md);;JSON (*.json)</source>
+        <translation>HTML 보고서 (*.html);;Markdown (*.md);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>Exported {0}</source>
+        <translation>{0} 내보냄</translation>
     </message>
 </context>
 <context>
@@ -741,8 +1165,72 @@
         <translation>우리 부서 육아휴직 얼마나 썼어?</translation>
     </message>
     <message>
+        <source>Turn progress</source>
+        <translation>진행 상황</translation>
+    </message>
+    <message>
+        <source>Choose another model in Settings…</source>
+        <translation>설정에서 다른 모델 선택…</translation>
+    </message>
+    <message>
+        <source>Now using {0}. Ask again.</source>
+        <translation>이제 {0}을(를) 사용합니다. 다시 질문하세요.</translation>
+    </message>
+    <message>
         <source>No persona</source>
         <translation>사용자 없음</translation>
+    </message>
+    <message>
+        <source>Regenerate</source>
+        <translation>다시 생성</translation>
+    </message>
+    <message>
+        <source>Edit and resend…</source>
+        <translation>고쳐서 다시 보내기…</translation>
+    </message>
+    <message>
+        <source>Export this turn…</source>
+        <translation>이 턴 내보내기…</translation>
+    </message>
+    <message>
+        <source>Cut off: the answer reached the output limit and is incomplete.</source>
+        <translation>잘림: 답변이 출력 한도에 도달해 완전하지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Trying again with a larger output limit ({0})</source>
+        <translation>더 큰 출력 한도로 다시 시도합니다 ({0})</translation>
+    </message>
+    <message>
+        <source>retrying in {0} s ({1})</source>
+        <translation>{0}초 후 다시 시도 ({1})</translation>
+    </message>
+    <message>
+        <source>{0} tokens in, {1} out</source>
+        <translation>입력 {0} 토큰, 출력 {1} 토큰</translation>
+    </message>
+    <message>
+        <source> ({0} read from cache)</source>
+        <translation> (캐시에서 {0} 읽음)</translation>
+    </message>
+    <message>
+        <source> · ≈ ${0}</source>
+        <translation> · 약 ${0}</translation>
+    </message>
+    <message>
+        <source>{0} s</source>
+        <translation>{0}초</translation>
+    </message>
+    <message>
+        <source>{0} · not saved</source>
+        <translation>{0} · 저장 안 됨</translation>
+    </message>
+    <message>
+        <source>{0} Open Settings to fix it. ({1})</source>
+        <translation>{0} 설정에서 고치세요. ({1})</translation>
+    </message>
+    <message>
+        <source>The model endpoint refused this model or key.</source>
+        <translation>모델 엔드포인트가 이 모델이나 키를 거부했습니다.</translation>
     </message>
     <message>
         <source>Your sign-in is no longer valid. Sign in again and ask again.</source>
@@ -765,6 +1253,10 @@
         <translation>요청이 거절되었습니다.</translation>
     </message>
     <message>
+        <source>RegDesk hit an internal error (a bug, logged). Ask again.</source>
+        <translation>RegDesk 내부 오류가 났습니다(버그, 기록됨). 다시 질문하세요.</translation>
+    </message>
+    <message>
         <source>The turn failed.</source>
         <translation>대화가 실패했습니다.</translation>
     </message>
@@ -773,8 +1265,23 @@
         <translation>{0} ({1}: {2})</translation>
     </message>
     <message>
+        <source>Saving…</source>
+        <translation>저장하는 중…</translation>
+    </message>
+    <message>
+        <source>Working… {0} s</source>
+        <translation>처리 중… {0}초</translation>
+    </message>
+    <message>
         <source>Stopped.</source>
         <translation>중지했습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>QuestionMatrixModel</name>
+    <message>
+        <source>Question</source>
+        <translation>질문</translation>
     </message>
 </context>
 <context>
@@ -804,6 +1311,26 @@
         <translation>Claude (Anthropic API)</translation>
     </message>
     <message>
+        <source>Another Messages-API endpoint (Ollama, llama.cpp, a gateway)</source>
+        <translation>다른 Messages API 엔드포인트 (Ollama, llama.cpp, 게이트웨이)</translation>
+    </message>
+    <message>
+        <source>Newest Sonnet the endpoint lists</source>
+        <translation>엔드포인트가 제공하는 최신 Sonnet</translation>
+    </message>
+    <message>
+        <source>&amp;Load models</source>
+        <translation>모델 불러오기(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Default (16,000)</source>
+        <translation>기본값 (16,000)</translation>
+    </message>
+    <message>
+        <source>The model&apos;s default</source>
+        <translation>모델 기본값</translation>
+    </message>
+    <message>
         <source>A key is saved; type to replace it</source>
         <translation>저장된 키가 있습니다. 바꾸려면 새 키를 입력하세요</translation>
     </message>
@@ -826,6 +1353,22 @@
     <message>
         <source>&amp;Model:</source>
         <translation>모델(&amp;M):</translation>
+    </message>
+    <message>
+        <source>Endpoint &amp;URL:</source>
+        <translation>엔드포인트 &amp;URL:</translation>
+    </message>
+    <message>
+        <source>Model &amp;name:</source>
+        <translation>모델 이름(&amp;N):</translation>
+    </message>
+    <message>
+        <source>Output &amp;budget (tokens):</source>
+        <translation>출력 한도(토큰)(&amp;B):</translation>
+    </message>
+    <message>
+        <source>Thinking &amp;effort:</source>
+        <translation>생각 수준(&amp;E):</translation>
     </message>
     <message>
         <source>API &amp;key:</source>
@@ -864,6 +1407,22 @@
         <translation>바꾼 서버, 모델, 언어는 RegDesk를 다시 시작하면 적용됩니다.</translation>
     </message>
     <message>
+        <source>Asking the endpoint for its models…</source>
+        <translation>엔드포인트에 모델 목록을 묻는 중…</translation>
+    </message>
+    <message>
+        <source>This endpoint lists no models; type the model name.</source>
+        <translation>이 엔드포인트는 모델 목록을 주지 않습니다. 모델 이름을 입력하세요.</translation>
+    </message>
+    <message>
+        <source> — deprecated</source>
+        <translation> — 지원 중단 예정</translation>
+    </message>
+    <message>
+        <source>{0} models listed.</source>
+        <translation>모델 {0}개를 찾았습니다.</translation>
+    </message>
+    <message>
         <source>Enter the Ontul URL, starting with http:// or https://, or use the built-in demo platform.</source>
         <translation>http:// 또는 https://로 시작하는 Ontul 주소를 입력하거나 내장 데모 플랫폼을 사용하세요.</translation>
     </message>
@@ -871,12 +1430,16 @@
         <source>Claude needs an API key.</source>
         <translation>Claude를 쓰려면 API 키가 필요합니다.</translation>
     </message>
+    <message>
+        <source>Enter the endpoint&apos;s URL, starting with http:// or https://.</source>
+        <translation>http:// 또는 https://로 시작하는 엔드포인트 URL을 입력하세요.</translation>
+    </message>
 </context>
 <context>
     <name>SplitCompareView</name>
     <message>
-        <source>One question for every pane…</source>
-        <translation>모든 창에 보낼 질문…</translation>
+        <source>One question for every pane (Enter to ask, Shift+Enter for a new line)</source>
+        <translation>모든 창에 같은 질문 (Enter: 묻기, Shift+Enter: 줄바꿈)</translation>
     </message>
     <message>
         <source>Question for all panes</source>
@@ -901,6 +1464,18 @@
         <source>Remove this pane</source>
         <translation>이 창 닫기</translation>
     </message>
+    <message>
+        <source>stopped</source>
+        <translation>중지됨</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>Not answered: left out of the comparison</source>
+        <translation>답변 없음: 비교에서 제외됨</translation>
+    </message>
 </context>
 <context>
     <name>SuggestionsView</name>
@@ -911,6 +1486,10 @@
     <message>
         <source>Try one of these, or type your own question below:</source>
         <translation>아래 질문을 눌러 보거나, 아래 입력란에 직접 질문하세요:</translation>
+    </message>
+    <message>
+        <source>Try one of these, or type your own question in the box above:</source>
+        <translation>아래 예시를 고르거나 위 입력란에 직접 질문하세요:</translation>
     </message>
 </context>
 <context>
@@ -1064,6 +1643,17 @@
     <message>
         <source>Tool call detail</source>
         <translation>도구 호출 상세</translation>
+    </message>
+</context>
+<context>
+    <name>TranscriptModel</name>
+    <message>
+        <source>Thinking</source>
+        <translation>생각</translation>
+    </message>
+    <message>
+        <source>(not shown by the model)</source>
+        <translation>(모델이 보여 주지 않음)</translation>
     </message>
 </context>
 </TS>
