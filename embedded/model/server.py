@@ -1,6 +1,7 @@
 """``ModelServer``: the offline model behind an Anthropic-compatible HTTP endpoint.
 
-``POST /v1/messages`` (JSON or SSE, message threads) and ``GET /health`` on a
+``POST /v1/messages`` (JSON or SSE, message threads), ``POST
+/v1/messages/count_tokens`` and ``GET /health`` on a
 stdlib ``ThreadingHTTPServer``. Every reply is decided by the deterministic
 planner. Every malformed request is a 4xx JSON error in the Messages API's
 shape, wrong methods included (405 with ``Allow``).
@@ -41,6 +42,7 @@ from embedded.model.wire import (
     RequestError,
     decode_body,
     error_body,
+    input_tokens,
     make_reply,
     message_body,
     new_id,
@@ -69,7 +71,11 @@ MODEL_NICENESS = 5
 """Scheduling niceness the model process adds to itself (POSIX)."""
 _START_TIMEOUT_S = 60.0
 _CLIENT_GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)
-_ROUTES = {"/v1/messages": ("POST",), "/health": ("GET", "HEAD")}
+_ROUTES = {
+    "/v1/messages": ("POST",),
+    "/v1/messages/count_tokens": ("POST",),
+    "/health": ("GET", "HEAD"),
+}
 
 
 def resolve_pace(pace_s: float) -> float:
@@ -146,6 +152,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._method_not_allowed(route)
             elif route == "/health":
                 self._send_json(200, {"status": "ok", "model": MODEL_DISPLAY_NAME})
+            elif route == "/v1/messages/count_tokens":
+                self._count_tokens()
             else:
                 self._handle_post()
         except _CLIENT_GONE:
@@ -222,6 +230,16 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(200, message_body(request, reply))
             return
         self._stream(request, reply)
+
+    def _count_tokens(self) -> None:
+        """``POST /v1/messages/count_tokens``: the input tokens (no max_tokens needed)."""
+        try:
+            body = decode_body(self._read_body())
+            request = parse_request({"max_tokens": 1, **body})
+        except RequestError as exc:
+            self._send_json(exc.status, exc.body())
+            return
+        self._send_json(200, {"input_tokens": input_tokens(request)})
 
     def _abort(self, claimed: str | None) -> None:
         if claimed is not None:

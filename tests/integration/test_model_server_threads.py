@@ -337,3 +337,12 @@ def test_stop_sequence_ends_the_text(server: ModelServer) -> None:
     )
     assert reply.stop_reason == "stop_sequence" and reply.stop_sequence == "없습니다"
     assert "없습니다" not in reply.content[0].text  # type: ignore[union-attr]
+
+
+def test_count_tokens(server: ModelServer) -> None:
+    count = client_for(server.url).messages.count_tokens(
+        model="claude-opus-5",
+        system=PROMPT,
+        messages=[{"role": "user", "content": "HR-REG-003이 무슨 규정이야?"}],
+    )
+    assert count.input_tokens > 0
