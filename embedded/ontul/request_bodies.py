@@ -32,10 +32,10 @@ class _Body(BaseModel):
 
 
 class LoginBody(_Body):
-    """Body of POST /admin/auth/login."""
+    """Body of POST /admin/auth/login (lengths bounded: the login throttle keeps names)."""
 
-    username: str
-    password: str
+    username: str = Field(max_length=256)
+    password: str = Field(max_length=4096)
 
 
 class RefreshBody(_Body):
