@@ -32,6 +32,12 @@ class QuestionEdit(QPlainTextEdit):
         super().__init__(parent)
         self.setTabChangesFocus(True)  # Tab moves on to Send; a question has no tabs
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        # Fusion draws no focus frame around a text area: on the dark theme nothing
+        # showed where typing would go. The palette's highlight follows the theme.
+        self.setStyleSheet(
+            "QuestionEdit { border: 1px solid palette(mid); border-radius: 3px; padding: 2px; }"
+            " QuestionEdit:focus { border: 2px solid palette(highlight); padding: 1px; }"
+        )
         self._asked: list[str] = []
         self._position: int | None = None
         self._draft = ""

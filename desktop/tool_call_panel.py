@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QItemSelection, Qt, QTimer
+from PySide6.QtCore import QEvent, QItemSelection, QObject, Qt, QTimer
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -111,8 +111,18 @@ class ToolCallPanel(QWidget):
         model.rowsInserted.connect(lambda *_: self._update_empty())
         model.modelReset.connect(self.detail.clear)
         model.modelReset.connect(self._update_empty)
+        model.rowsRemoved.connect(lambda *_: self._update_empty())
         self._shown: tuple[Any, ...] | None = None
+        # the hint lives in the list's viewport, which the splitter resizes without
+        # resizing the panel: follow the viewport (the hint was cut to half its height)
+        self.table.viewport().installEventFilter(self)
         self._update_empty()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Keep the empty-state hint the size of the list's viewport."""
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self.empty_label.setGeometry(self.table.viewport().rect().adjusted(12, 12, -12, -12))
+        return super().eventFilter(watched, event)
 
     def resizeEvent(self, event: Any) -> None:
         """Keep the empty-state hint centred in the list."""

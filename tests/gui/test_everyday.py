@@ -182,3 +182,42 @@ def test_ui_settings_live_in_the_data_dir_when_it_is_set(tmp_path: Path) -> None
     assert [p for p in home.rglob("*") if p.is_file()] == []
     written = {p.relative_to(data).as_posix() for p in data.rglob("*") if p.is_file()}
     assert "settings.ini" in written and "QtProject.conf" in written, written
+
+
+def test_the_empty_tool_panel_hint_fills_the_list_after_a_splitter_move(qtbot: Any) -> None:
+    from desktop.tool_call_model import ToolCallModel
+    from desktop.tool_call_panel import ToolCallPanel
+
+    panel = ToolCallPanel(ToolCallModel())
+    qtbot.addWidget(panel)
+    panel.resize(400, 600)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.splitter.setSizes([450, 150])  # the panel keeps its size; the list grows
+    viewport = panel.table.viewport()
+    qtbot.waitUntil(lambda: viewport.height() > 300)
+    assert panel.empty_label.isVisible()
+    assert panel.empty_label.height() == viewport.height() - 24
+
+
+def test_the_question_box_shows_focus_in_the_dark_theme(qtbot: Any, window_factory: Any) -> None:
+    from PySide6.QtGui import QPalette
+
+    from desktop.theme import apply_theme
+
+    app = QApplication.instance()
+    window, _ = _signed_in(window_factory)
+    try:
+        window.apply_look("dark")
+        box = window.question_edit
+        box.setFocus()
+        qtbot.waitUntil(box.hasFocus)
+        highlight = app.palette().color(QPalette.ColorRole.Highlight)
+        edge = box.grab().toImage().pixelColor(0, box.height() // 2)
+        assert abs(edge.hue() - highlight.hue()) < 12 and edge.saturation() > 80, edge.name()
+        window.send_button.setFocus()
+        qtbot.waitUntil(lambda: not box.hasFocus())
+        edge = box.grab().toImage().pixelColor(0, box.height() // 2)
+        assert edge.saturation() < 60, edge.name()  # no highlight without focus
+    finally:
+        apply_theme(app, "light")
