@@ -286,9 +286,9 @@ class Handler(BaseHTTPRequestHandler):
         self._dispatch("HEAD")
 
     _head_only = False
-    idle_timeout_s: ClassVar[float] = 60.0
+    idle_timeout_s: ClassVar[float] = 30.0
     """A keep-alive connection with no new request for this long is closed."""
-    request_timeout_s: ClassVar[float] = 15.0
+    request_timeout_s: ClassVar[float] = 10.0
     """A request whose headers or body stall this long is dropped (408 for a body)."""
 
     def handle_one_request(self) -> None:

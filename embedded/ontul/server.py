@@ -133,9 +133,9 @@ class OntulServer:
             query_deadline_s: Deadline of one SQL statement (default env
                 ``ONTUL_QUERY_DEADLINE_S``, else 5 s).
             idle_timeout_s: Close a keep-alive connection idle this long (default
-                env ``ONTUL_IDLE_TIMEOUT_S``, else 60 s).
+                env ``ONTUL_IDLE_TIMEOUT_S``, else 30 s).
             request_timeout_s: Drop a request whose headers or body stall this
-                long (default env ``ONTUL_REQUEST_TIMEOUT_S``, else 15 s).
+                long (default env ``ONTUL_REQUEST_TIMEOUT_S``, else 10 s).
             login_throttle: Pause after repeated failed logins (default env
                 ``ONTUL_LOGIN_BACKOFF``: ``off`` or ``threshold,base_s,max_s``;
                 else 10 failures, then 0.5 s doubling up to 60 s).
@@ -167,8 +167,8 @@ class OntulServer:
             (Handler,),
             {
                 "api": api,
-                "idle_timeout_s": _setting(idle_timeout_s, "ONTUL_IDLE_TIMEOUT_S", 60.0),
-                "request_timeout_s": _setting(request_timeout_s, "ONTUL_REQUEST_TIMEOUT_S", 15.0),
+                "idle_timeout_s": _setting(idle_timeout_s, "ONTUL_IDLE_TIMEOUT_S", 30.0),
+                "request_timeout_s": _setting(request_timeout_s, "ONTUL_REQUEST_TIMEOUT_S", 10.0),
             },
         )
         self._httpd = _ClosingHTTPServer((host, port), handler)
