@@ -289,17 +289,20 @@ class Handler(BaseHTTPRequestHandler):
     idle_timeout_s: ClassVar[float] = 30.0
     """A keep-alive connection with no new request for this long is closed."""
     request_timeout_s: ClassVar[float] = 10.0
-    """A request whose headers or body stall this long is dropped (408 for a body)."""
+    """A started request whose line, headers or body stall this long is dropped (408 for a body)."""
 
     def handle_one_request(self) -> None:
-        """Serve one request: idle timeout until it starts, request timeout after."""
+        """Serve one request: idle timeout until its first byte, request timeout after."""
         self.connection.settimeout(self.idle_timeout_s)
-        super().handle_one_request()
-
-    def parse_request(self) -> bool:
-        """Parse the request line and headers under the request timeout."""
+        try:
+            started = bool(self.rfile.peek(1))  # type: ignore[attr-defined]
+        except OSError:  # TimeoutError included: idle too long
+            started = False
+        if not started:
+            self.close_connection = True
+            return
         self.connection.settimeout(self.request_timeout_s)
-        return super().parse_request()
+        super().handle_one_request()
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """Errors the stdlib server raises itself, as JSON (an unknown method is 405)."""

@@ -802,11 +802,12 @@ def _closed_by_server(url: str, first_bytes: bytes) -> bytes:
     "first_bytes",
     [
         b"",
+        b"POST /admin/query/exe",
         b"POST /admin/query/execute HTTP/1.1\r\nHost: x\r\n",
         b"POST /admin/query/execute HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
         b'Content-Length: 100\r\n\r\n{"sql": ',
     ],
-    ids=["idle", "half-sent headers", "half-sent body"],
+    ids=["idle", "half-sent line", "half-sent headers", "half-sent body"],
 )
 def test_idle_and_half_sent_connections_are_closed(
     impatient_server: OntulServer, first_bytes: bytes
