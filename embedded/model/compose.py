@@ -221,6 +221,16 @@ def title_of(hit: dict[str, Any]) -> str:
     return str(hit.get("title") or hit.get("doc_no") or "")
 
 
+def titled(hit: dict[str, Any], citation: str, around: str = "{title} {citation}") -> str:
+    """``around`` filled with the hit's title and the citation; the citation alone untitled.
+
+    The citation already names the document, so a missing title is left out
+    rather than replaced by the document number a second time.
+    """
+    title = str(hit.get("title") or "")
+    return around.format(title=title, citation=citation) if title else citation
+
+
 _TITLE_LOOKUPS = 3
 
 

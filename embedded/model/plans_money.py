@@ -16,7 +16,7 @@ from embedded.model.compose import (
     hits_of,
     not_found,
     rows_of,
-    title_of,
+    titled,
 )
 from embedded.model.entities import AMOUNT, korean_amount
 from embedded.model.intents import cue
@@ -95,9 +95,9 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
                 return answer(
                     lead
                     + ctx.t(
-                        f"{amount:,}원 발주는 {title_of(hit)} {citation} "
+                        f"{amount:,}원 발주는 {titled(hit, citation)} "
                         f'{hit.get("article_no") or ""}의 "{clause}" 구간에 해당합니다.',
-                        f'A {amount:,} won order falls under "{clause}" in {title_of(hit)} '
+                        f'A {amount:,} won order falls under "{clause}" in {titled(hit, citation)} '
                         f"{citation} {hit.get('article_no') or ''}.",
                     )
                 )
@@ -235,10 +235,10 @@ def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
     return answer(
         lead
         + ctx.t(
-            f' 근거: {title_of(hit)} {citation} {article} "{clause}". '
+            f' 근거: {titled(hit, citation)} {article} "{clause}". '
             "숙박한 일수만큼 지급되므로 상한 총액은 1박 상한 × 박수입니다"
             + ("." if nights > 1 else f" (예: 2박이면 {cap:,}원 × 2 = {cap * 2:,}원)."),
-            f' Source: {title_of(hit)} {citation} {article} "{clause}". '
+            f' Source: {titled(hit, citation)} {article} "{clause}". '
             "It is paid per night stayed, so the total cap is the nightly cap × nights"
             + ("." if nights > 1 else f" (e.g. 2 nights: {cap:,} × 2 = {cap * 2:,} won)."),
         )

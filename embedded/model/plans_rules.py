@@ -24,6 +24,7 @@ from embedded.model.compose import (
     not_understood,
     squash,
     title_of,
+    titled,
     with_titles,
 )
 from embedded.model.entities import resolve_relative
@@ -265,9 +266,11 @@ def _contact_lines(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
             quoted = " / ".join(f'"{ln}"' for ln in found[:3])
             return answer(
                 ctx.t(
-                    f"{title_of(hit)} ({citation})에 다음과 같이 나와 있습니다: {quoted}. "
+                    f"{titled(hit, citation, '{title} ({citation})')}에 다음과 같이 나와 "
+                    f"있습니다: {quoted}. "
                     "표시된 내용은 조회 권한에 따라 가려진(마스킹된) 부분이 있을 수 있습니다.",
-                    f"{title_of(hit)} ({citation}) says: {quoted}. Parts may be masked "
+                    f"{titled(hit, citation, '{title} ({citation})')} says: {quoted}. "
+                    "Parts may be masked "
                     "for your access level.",
                 )
             )
@@ -304,10 +307,12 @@ def plan_search(ctx: Ctx) -> Blocks:
         for h in doc_hits(hits, doc_no)[:3]
     ]
     body = "\n".join(articles)
+    title = top.get("title")
+    english = f"{title} — relevant articles of {citation}" if title else f"Articles of {citation}"
     return answer(
         ctx.t(
-            f"{title_of(top)} — {citation}의 관련 조항입니다.\n{body}",
-            f"{title_of(top)} — relevant articles of {citation}:\n{body}",
+            f"{titled(top, citation, '{title} — {citation}')}의 관련 조항입니다.\n{body}",
+            f"{english}:\n{body}",
         )
         + date_note(ctx, top)
     )

@@ -6,12 +6,10 @@ stdlib ``ThreadingHTTPServer``. Every reply is decided by the deterministic
 planner. Every malformed request is a 4xx JSON error in the Messages API's
 shape, wrong methods included (405 with ``Allow``).
 
-The server runs in its own process (spawned; ``in_process=True`` or
-``REGDESK_MODEL_IN_PROCESS=1`` keeps it in a thread of the caller). The
-launcher starts the model beside the embedded platform, and in the desktop app
-beside the GUI: the planner and JSON handling are CPU-bound Python, and on a
-thread of that process they would hold the GIL while the platform waits. The
-child exits when the parent closes the control pipe or dies.
+The server runs in a process of its own (``embedded.model.child``;
+``in_process=True`` or ``REGDESK_MODEL_IN_PROCESS=1`` keeps it on a thread of
+the caller): on a thread of the platform's process its CPU-bound planning and
+JSON handling would hold the GIL while platform requests wait.
 """
 
 from __future__ import annotations
@@ -20,12 +18,14 @@ import json
 import logging
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 
+from embedded.model.child import ModelChild, ServeOptions
 from embedded.model.planner import plan_reply
 from embedded.model.sse import stream_events
 from embedded.model.threads import (
@@ -50,8 +50,7 @@ from embedded.model.wire import (
 )
 
 if TYPE_CHECKING:
-    from multiprocessing.connection import Connection
-    from multiprocessing.process import BaseProcess
+    from collections.abc import Callable
 
 _log = logging.getLogger(__name__)
 
@@ -314,30 +313,29 @@ def _make_httpd(
     return httpd
 
 
-def _serve_child(
-    control: Connection,
-    host: str,
-    port: int,
-    pace_s: float,
-    thread_limits: tuple[float, int, int],
+def serve(
+    options: ServeOptions,
+    report: Callable[[dict[str, Any]], None],
+    wait: Callable[[], object],
 ) -> None:
-    """Child process main: bind, report the address, serve until the parent lets go."""
+    """The model process's main: bind, report the address, serve until ``wait`` returns."""
     if hasattr(os, "nice"):
         # On a small machine the platform's requests come first; the model can wait.
         try:
             os.nice(MODEL_NICENESS)
         except OSError:
             pass
+    limits = (options.thread_ttl_s, options.max_thread_replies, options.max_thread_bytes)
     try:
-        httpd = _make_httpd(host, port, pace_s, thread_limits)
+        httpd = _make_httpd(options.host, options.port, options.pace_s, limits)
     except OSError as exc:
-        control.send(("error", f"{type(exc).__name__}: {exc}"))
+        report({"error": f"{type(exc).__name__}: {exc}"})
         return
-    control.send(("ok", (str(httpd.server_address[0]), int(httpd.server_address[1]))))
+    report({"ok": [str(httpd.server_address[0]), int(httpd.server_address[1])]})
     serving = threading.Thread(target=httpd.serve_forever, name="regdesk-model", daemon=True)
     serving.start()
     try:
-        control.recv()  # returns or raises once the parent stops us, exits or dies
+        wait()  # returns once the parent stops us, exits or dies
     except (EOFError, OSError, KeyboardInterrupt):
         pass
     # No shutdown(): it waits out serve_forever's poll interval; the process is
@@ -372,16 +370,17 @@ class ModelServer:
     ) -> None:
         if in_process is None:
             in_process = os.environ.get(IN_PROCESS_ENV, "").strip() == "1"
-        # A daemonic process may not start children of its own.
-        self._in_process = in_process or bool(multiprocessing.current_process().daemon)
+        # A daemonic multiprocessing worker may not start multiprocessing children
+        # (the frozen build's way of starting the model process).
+        daemonic = bool(multiprocessing.current_process().daemon)
+        self._in_process = in_process or (daemonic and bool(getattr(sys, "frozen", False)))
         self._host, self._port = host, port
         self._pace_s = resolve_pace(pace_s)
         self._limits = (thread_ttl_s, max_thread_replies, max_thread_bytes)
         self._address: tuple[str, int] | None = None
         self._httpd: _ModelHTTPServer | None = None
         self._thread: threading.Thread | None = None
-        self._process: BaseProcess | None = None
-        self._control: Connection | None = None
+        self._child: ModelChild | None = None
 
     @property
     def url(self) -> str:
@@ -399,8 +398,8 @@ class ModelServer:
     @property
     def pid(self) -> int | None:
         """Process id serving the model (this process when in-process), None before start."""
-        if self._process is not None:
-            return self._process.pid
+        if self._child is not None:
+            return self._child.pid
         return os.getpid() if self._httpd is not None else None
 
     def start(self) -> ModelServer:
@@ -420,31 +419,12 @@ class ModelServer:
             )
             self._thread.start()
             return self
-        ctx = multiprocessing.get_context("spawn")
-        control, child_end = ctx.Pipe(duplex=True)
-        process = ctx.Process(
-            target=_serve_child,
-            args=(child_end, self._host, self._port, self._pace_s, self._limits),
-            name="regdesk-model",
-            daemon=True,
+        ttl_s, max_replies, max_bytes = self._limits
+        child = ModelChild(
+            ServeOptions(self._host, self._port, self._pace_s, ttl_s, max_replies, max_bytes)
         )
-        process.start()
-        child_end.close()
-        try:
-            if not control.poll(_START_TIMEOUT_S):
-                raise RuntimeError("the offline model process did not start")
-            status, value = control.recv()
-        except (EOFError, OSError) as exc:
-            process.kill()
-            raise RuntimeError(f"the offline model process failed to start: {exc!r}") from None
-        except BaseException:
-            process.kill()
-            raise
-        if status != "ok":
-            process.join(timeout=5)
-            raise OSError(str(value))
-        self._process, self._control = process, control
-        self._address = (str(value[0]), int(value[1]))
+        self._address = child.start(_START_TIMEOUT_S)
+        self._child = child
         return self
 
     def stop(self) -> None:
@@ -456,17 +436,7 @@ class ModelServer:
                 self._thread = None
             self._httpd.server_close()
             self._httpd = None
-        if self._process is not None:
-            if self._control is not None:
-                try:
-                    self._control.send("stop")
-                except OSError:
-                    pass
-                self._control.close()
-                self._control = None
-            self._process.join(timeout=5)
-            if self._process.is_alive():
-                self._process.kill()
-                self._process.join(timeout=5)
-            self._process = None
+        if self._child is not None:
+            self._child.stop()
+            self._child = None
         self._address = None

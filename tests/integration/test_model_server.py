@@ -405,6 +405,23 @@ def test_the_model_process_ends_with_its_parent() -> None:
         parent.kill()
 
 
+def test_a_script_without_a_main_guard_can_start_the_model(tmp_path: Any) -> None:
+    """The child must not re-run the parent's script (multiprocessing spawn would)."""
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "from embedded.model.server import ModelServer\n"
+        "server = ModelServer().start()\n"
+        "print('started', server.url, flush=True)\n"
+        "server.stop()\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("started") == 1
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
