@@ -422,6 +422,27 @@ def test_a_script_without_a_main_guard_can_start_the_model(tmp_path: Any) -> Non
     assert done.stdout.count("started") == 1
 
 
+def test_the_frozen_builds_way_of_starting_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The frozen build starts the model with multiprocessing spawn (no ``-c`` there)."""
+    from embedded.model import child as child_module
+
+    launched: list[str] = []
+    spawned = child_module.ModelChild._start_spawned
+
+    def record(self: Any, options: str, timeout_s: float) -> Any:
+        launched.append("spawn")
+        return spawned(self, options, timeout_s)
+
+    monkeypatch.setattr(child_module.ModelChild, "_start_bootstrapped", record)
+    srv = ModelServer().start()
+    try:
+        assert launched == ["spawn"] and srv.pid != os.getpid()
+        with urllib.request.urlopen(srv.url + "/health", timeout=10) as resp:
+            assert resp.status == 200
+    finally:
+        srv.stop()
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
