@@ -907,3 +907,15 @@ def test_quoted_unknown_name_is_an_error_not_a_string(
     assert right["status"] == "ok" and right["rows"], right
     assert {r[0] for r in right["rows"]} == {"HR-REG-003"}
     assert [c["name"] for c in right["columns"]] == ["문서번호", "개정차수"]
+
+
+def test_failed_object_query_is_audited_with_reason(private_server: OntulServer) -> None:
+    hong, admin = login(private_server.url, "hong"), login(private_server.url, "admin")
+    resp = call(private_server.url, hong, OBJECTS, {"select": ["doc_no", "body_redacted"]})
+    assert resp.status_code == 400
+    rows = requests.get(
+        f"{private_server.url}/admin/audit?user=hong&action=data:SelectTable&limit=5",
+        headers={"Authorization": f"Bearer {admin}"},
+        timeout=10,
+    ).json()["rows"]
+    assert rows[0]["decision"] == "DENY" and "body_redacted" in rows[0]["reason"], rows
