@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import anthropic
 
 from agent_core.audit import AuditLog
 from agent_core.config import OFFLINE_MODEL_LABEL
 from agent_core.errors import AdminRefusedError
+from agent_core.events import TurnFailed
 from agent_core.model_catalog import ModelChoice, known_choice, resolve_model
 from agent_core.model_transport import AbortableHttpClient
 from agent_core.platform_client import DEFAULT_TIMEOUT_S, PlatformClient
@@ -126,6 +128,13 @@ class PersonaSession:
         self.max_tokens = budget
         """Output budget per model call (thinking plus answer)."""
         self.threads = make_threads(self)
+        self._turn_lock = threading.Lock()
+        self._pending_model: dict[str, Any] | None = None
+
+    @property
+    def busy(self) -> bool:
+        """True while a turn of this session runs (one at a time per session)."""
+        return self._turn_lock.locked()
 
     def use_model(
         self, model: str | None, *, max_tokens: int | None = None, effort: str | None = None
@@ -138,8 +147,12 @@ class PersonaSession:
             effort: A thinking effort, or None for the model's default.
 
         Returns:
-            The model now in use.
+            The model now in use (the old one while a turn runs: the switch then
+            waits for that turn to end, so no turn changes model midway).
         """
+        if self.busy:
+            self._pending_model = {"model": model, "max_tokens": max_tokens, "effort": effort}
+            return self.model_name
         from dataclasses import replace
 
         self.endpoints = replace(
@@ -230,7 +243,27 @@ class PersonaSession:
         Returns:
             A generator of the turn's events.
         """
-        return run_turn(self, question, approver=approver, cancel=cancel, history=history)
+        return self._one_turn_at_a_time(
+            run_turn(self, question, approver=approver, cancel=cancel, history=history)
+        )
+
+    def _one_turn_at_a_time(self, turn: Iterator[AgentEvent]) -> Iterator[AgentEvent]:
+        """Run ``turn`` holding the session's turn lock; a second concurrent turn is refused.
+
+        Two turns on one session would share its sockets (Stop on one would cut
+        the other) and its thread state, so the second one ends at once with a
+        clear failure instead.
+        """
+        if not self._turn_lock.acquire(blocking=False):
+            yield TurnFailed("refused", f"{self.username} is already running a turn; wait for it")
+            return
+        try:
+            yield from turn
+        finally:
+            self._turn_lock.release()
+            pending, self._pending_model = self._pending_model, None
+            if pending is not None:
+                self.use_model(**pending)
 
     def close(self) -> None:
         """Release HTTP connections."""

@@ -41,6 +41,9 @@ class NoThreads:
     def reset(self) -> None:
         """The conversation was rewritten: the next call sends all of it."""
 
+    def begin_turn(self) -> None:
+        """A new turn starts."""
+
     def recover(self, exc: Exception) -> bool:
         """True when a thread rejection was handled and the call should go again."""
         return False
@@ -103,6 +106,14 @@ class MessageThreads(NoThreads):
         """Start a new thread with the whole conversation on the next call."""
         self.previous_message_id = None
         self.held = 0
+
+    def begin_turn(self) -> None:
+        """A new turn is a new conversation: nothing of the last turn's thread carries over.
+
+        Whether the endpoint threads at all (``active``) is the session's to remember.
+        """
+        self.reset()
+        self.replays = 0
 
     def recover(self, exc: Exception) -> bool:
         """A thread rejection: replay under a new thread once, else stop threading."""

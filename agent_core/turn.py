@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import anthropic
+import httpx2
 
 from agent_core.citations import parse_citations
 from agent_core.errors import (
@@ -504,11 +505,16 @@ class _Turn:
         self.calls = 0
         self.max_tokens = session.max_tokens
         self.attempts = 1 if session.endpoints.offline_model else max(1, self.limits.max_attempts)
-        cache = self.limits.prompt_cache and session.capabilities.prompt_cache
+        # The model is fixed for the turn: a switch in Settings applies from the next one.
+        self.model_name = session.model_name
+        self.model_choice = session.model_choice
+        self.capabilities = session.capabilities
+        cache = self.limits.prompt_cache and self.capabilities.prompt_cache
         self.cache = cache
         self.system = system_blocks(session, cache)
         self.tools = tool_definitions(session, cache)
         self.threads = session.threads
+        self.threads.begin_turn()
 
     # the loop -------------------------------------------------------------------------
     def run(self, question: str, history: list[tuple[str, str]] | None) -> Iterator[AgentEvent]:
@@ -612,11 +618,12 @@ class _Turn:
         """A tool call (or the whole answer) was cut off: never run it; try a larger limit."""
         what = f"a call to {uses[-1].name}" if uses else "its answer (all output went to thinking)"
         ceiling = max(self.limits.max_tokens_ceiling, self.max_tokens)
-        model_max = self.session.model_choice.max_tokens
+        model_max = self.model_choice.max_tokens
         if model_max:
             ceiling = min(ceiling, int(model_max))
         if stop == "max_tokens" and self.max_tokens < ceiling:
             self.max_tokens = min(ceiling, self.max_tokens * 2)
+            self.threads.reset()  # the cut-off reply is not continued; resend it whole
             yield ModelRetry(
                 attempt=2,
                 max_attempts=2,
@@ -646,15 +653,14 @@ class _Turn:
 
     # one model call, with retries ---------------------------------------------------------
     def _params(self, messages: list[dict[str, Any]]) -> dict[str, Any]:
-        session = self.session
         params: dict[str, Any] = {
-            "model": session.model_name,
+            "model": self.model_name,
             "max_tokens": self.max_tokens,
             "system": self.system,
             "tools": self.tools,
             "messages": _with_moving_breakpoint(messages) if self.cache else messages,
         }
-        caps = session.capabilities
+        caps = self.capabilities
         if caps.thinking:
             params["thinking"] = {"type": "adaptive", "display": "summarized"}
         if caps.effort is not None:
@@ -703,17 +709,17 @@ class _Turn:
                     message = stream.get_final_message()
             except _Cancelled:
                 raise
-            except Exception as exc:  # the SDK's and the transport's errors alike
+            except _MODEL_CALL_ERRORS as exc:  # the SDK's and the transport's errors alike
                 if self.cancel.cancelled:
                     raise _Cancelled from exc
                 if self.threads.recover(exc):
                     continue
-                if self.session.capabilities.degrade(exc):
-                    self.cache = self.cache and self.session.capabilities.prompt_cache
+                if self.capabilities.degrade(exc):
+                    self.cache = self.cache and self.capabilities.prompt_cache
                     self.system = system_blocks(self.session, self.cache)
                     self.tools = tool_definitions(self.session, self.cache)
                     continue
-                verdict = _judge(exc, self.session.model_name)
+                verdict = _judge(exc, self.model_name)
                 failure = verdict.failure
                 failure.request_id = failure.request_id or request_id
                 if verdict.retry is None or attempt >= self.attempts:
@@ -747,6 +753,8 @@ class _Turn:
                 )
                 if delay > 0 and self.cancel.wait(delay):
                     raise _Cancelled from exc
+                # the failed attempt may have consumed the continue: start a new thread
+                self.threads.reset()
                 continue
             assert message is not None
             self.calls += 1
@@ -803,6 +811,18 @@ class _Turn:
 
 class _StreamEnded(Exception):
     """The response body ended without ``message_stop`` (a dropped connection)."""
+
+
+_MODEL_CALL_ERRORS = (
+    anthropic.AnthropicError,
+    httpx2.HTTPError,
+    OSError,
+    _StreamEnded,
+    json.JSONDecodeError,
+)
+"""What a model call can fail with: the SDK's errors, the transport's (reset, EOF,
+truncated chunk) and a stream cut inside an event. Anything else is a bug and ends
+the turn as an internal error."""
 
 
 def _nudge_block() -> dict[str, Any]:

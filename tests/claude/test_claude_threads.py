@@ -92,3 +92,40 @@ def test_an_endpoint_without_threads_degrades_to_the_whole_conversation(
     assert "thread" in server.requests[0]  # tried once
     assert all("thread" not in r for r in server.requests[1:])
     assert len(server.requests[-1]["messages"]) == 5
+
+
+def test_each_turn_of_a_session_starts_its_own_thread(
+    claude: Callable[..., ScriptedMessages], endpoints_for: Callable[..., Endpoints]
+) -> None:
+    """Nothing of a turn's thread carries over to the next turn of the same session."""
+    from embedded.ontul.testing import persona_password
+
+    turns = 3
+    replies = []
+    for n in range(turns):
+        replies += [
+            Reply([tool_use("search_regulations", {"question": f"q{n}"})], stop_reason="tool_use"),
+            Reply([text(f"A{n} (HR-REG-003 제3차)")]),
+        ]
+    server = claude().script(*replies)
+    endpoints = endpoints_for(server)
+    session = PersonaSession.login(
+        endpoints, "hong", persona_password("hong", endpoints.ground_truth or {}), audit=False
+    )
+    try:
+        answers = []
+        for n in range(turns):
+            events = list(session.run_turn(f"q{n}", approver=approve_all, cancel=CancelToken()))
+            assert isinstance(events[-1], AnswerFinished)
+            answers.append(events[-1].text)
+    finally:
+        session.close()
+    assert answers == [f"A{n} (HR-REG-003 제3차)" for n in range(turns)]
+    assert len(server.requests) == 2 * turns  # no rejected continue, no replay
+    for n in range(turns):
+        first, second = server.requests[2 * n], server.requests[2 * n + 1]
+        assert first["thread"] == {"type": "create"}
+        asked = first["messages"][-1]["content"]
+        assert asked == f"q{n}" or asked[0]["text"] == f"q{n}"  # a new conversation
+        assert second["thread"]["type"] == "continue"
+        assert [m["role"] for m in second["messages"]] == ["user"]

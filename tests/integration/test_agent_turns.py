@@ -434,3 +434,25 @@ def test_a_bug_in_the_approver_ends_the_turn_with_one_internal_failure(stack: St
     finals = [e for e in events if e.kind in TERMINAL_KINDS]
     assert finals == [events[-1]] and isinstance(events[-1], TurnFailed)
     assert events[-1].failure == "internal"
+
+
+def test_one_turn_at_a_time_per_session_and_a_model_switch_waits_for_it(stack: Stack) -> None:
+    """A second concurrent turn on one session is refused; Settings' switch waits for the turn."""
+    session = _login(stack, "hong")
+    try:
+        first = session.run_turn(
+            "나 육아휴직 며칠 남았어?", approver=approve_all, cancel=CancelToken()
+        )
+        started = next(first)  # the turn now holds the session
+        assert session.busy and started.kind == "turn_started"
+        before = session.model_name
+        assert session.use_model("another-offline-model") == before  # deferred
+        second = list(session.run_turn("두 번째 질문", approver=approve_all, cancel=CancelToken()))
+        assert len(second) == 1 and isinstance(second[0], TurnFailed)
+        assert second[0].failure == "refused" and "already running" in second[0].message
+        rest = list(first)
+        assert isinstance(rest[-1], AnswerFinished)
+        assert not session.busy
+        assert session.model_name == "another-offline-model"  # applied once the turn ended
+    finally:
+        session.close()
