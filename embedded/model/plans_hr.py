@@ -230,6 +230,12 @@ def plan_usage(ctx: Ctx) -> Blocks:
         return blocks
     if me is not None:
         return answer(_person_usage(ctx, [me], columns, rows, own=True))
+    if rows and _own_department(ctx):
+        blocks, scoped = _department_rows(ctx, columns, rows)
+        if blocks:
+            return blocks
+        if scoped is not None:
+            return answer(scoped)
     if not rows:
         who = ctx.ents.emp_nos[0] if ctx.ents.emp_nos else ""
         return answer(
@@ -242,6 +248,65 @@ def plan_usage(ctx: Ctx) -> Blocks:
             )
         )
     return answer(_usage_table(ctx, columns, rows))
+
+
+_OWN_DEPARTMENT = ("우리 부서", "우리 팀", "저희 부서", "저희 팀", "내 부서", "my department")
+_OWN_DEPARTMENT_EN = ("my team", "our team", "our department")
+
+
+def _own_department(ctx: Ctx) -> bool:
+    """True for 'my/our department' (not a department named in the question)."""
+    lowered = ctx.turn.question.lower()
+    return any(w in lowered for w in _OWN_DEPARTMENT + _OWN_DEPARTMENT_EN)
+
+
+def _department_rows(
+    ctx: Ctx, columns: list[str], rows: list[list[Any]]
+) -> tuple[Blocks | None, str | None]:
+    """'My department' when the rows span several departments.
+
+    With the identity line, the asker's department comes from one employees
+    lookup (the row filter decides what it finds); without it, which department
+    is theirs cannot be told, and the answer says so over the full table.
+
+    Returns:
+        (a step to take first, None), (None, the answer) or (None, None) when the
+        rows are all one department (the plain table answers).
+    """
+    if "부서" not in columns:
+        return None, None
+    dept = columns.index("부서")
+    departments = sorted({str(r[dept]) for r in rows if r[dept] is not None})
+    if len(departments) <= 1:
+        return None, None
+    table_text = _usage_table(ctx, columns, rows)
+    listed = ", ".join(departments)
+    ambiguous = ctx.t(
+        f"조회된 기록에 여러 부서({listed})가 있어 어느 부서가 질문하신 분의 부서인지 이 "
+        "기록만으로는 알 수 없습니다. 부서를 이름으로 물어봐 주세요. 보이는 전체 기록입니다:\n\n",
+        f"The records visible to you span several departments ({listed}); which one is yours "
+        "is ambiguous from them alone. Ask again naming the department. All visible records:\n\n",
+    )
+    if not ctx.asker:
+        return None, ambiguous + table_text
+    found = lookup_call(ctx)
+    if found is None:
+        return call(ctx, "query_hr", {"question_sql": lookup_sql([ctx.asker])}), None
+    people = [] if found.failed else people_of(found)
+    if len(people) != 1 or not people[0].dept:
+        return None, ambiguous + table_text
+    own = people[0].dept
+    mine = [r for r in rows if str(r[dept]) == own]
+    if not mine:
+        return None, ctx.t(
+            f"질문하신 분({people[0].name})의 부서 {own}의 기록은 조회 가능한 결과에 없습니다.",
+            f"Nothing came back that you may see for your department ({own}).",
+        )
+    lead = ctx.t(
+        f"질문하신 분({people[0].name})의 부서 {own} 기준입니다. ",
+        f"For your department ({own}, from your employee record): ",
+    )
+    return None, lead + _usage_table(ctx, columns, mine)
 
 
 def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:

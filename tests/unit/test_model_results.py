@@ -351,3 +351,47 @@ def test_describe_from_prose_uses_pending_to_tell_current() -> None:
 def test_lodging_cap_from_prose_cites_the_guideline() -> None:
     answer, _ = run("서울 출장 숙박비 한도가 얼마야?", {"search_regulations": SEARCH_LODGING})
     assert "100,000원" in answer and "FIN-GDL-001 제2차 (시행 2024-01-01)" in answer
+
+
+MIXED_DEPARTMENTS = (
+    LEAVE_HEADER + "\n20170003 | 홍가은 | DEV | 육아휴직 | 2026 | 12\n"
+    "20090001 | 조태윤 | HR | 육아휴직 | 2026 | 7\n20110041 | 김서연 | FIN | 육아휴직 | 2026 | 4"
+)
+
+
+def test_my_department_over_several_departments_without_identity_is_ambiguous() -> None:
+    answer, _ = run("우리 부서 육아휴직 얼마나 썼어?", {"query_hr": MIXED_DEPARTMENTS})
+    assert "DEV, FIN, HR" in answer and "알 수 없습니다" in answer
+
+
+def test_my_department_with_identity_is_the_askers_department() -> None:
+    system = REFERENCE_LIKE_PROMPT + "\n" + IDENTITY.format(name="조태윤", user="cho")
+    lookup = "사번 | 성명 | 부서\n20090001 | 조태윤 | HR"
+    messages: list[dict[str, Any]] = [
+        {"role": "user", "content": [{"type": "text", "text": "우리 부서 육아휴직 얼마나 썼어?"}]}
+    ]
+    offered = [{"name": n, "input_schema": {"type": "object"}} for n in TOOLS]
+    for _ in range(4):
+        blocks = plan_reply(
+            MessagesRequest(
+                model="m", max_tokens=64, messages=messages, system=system, tools=offered
+            )
+        )
+        uses = [b for b in blocks if b["type"] == "tool_use"]
+        if not uses:
+            text = "".join(b["text"] for b in blocks if b["type"] == "text")
+            assert "부서 HR 기준" in text and "20090001" in text
+            assert "20170003" not in text and "20110041" not in text
+            return
+        sql = str(uses[0]["input"].get("question_sql"))
+        content = lookup if "semantic.hr.employees" in sql else MIXED_DEPARTMENTS
+        messages += [
+            {"role": "assistant", "content": blocks},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": uses[0]["id"], "content": content}
+                ],
+            },
+        ]
+    raise AssertionError("no answer")
