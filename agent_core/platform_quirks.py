@@ -28,7 +28,13 @@ _FORBIDDEN_WORDS = re.compile(
     re.IGNORECASE,
 )
 _NOT_FOUND_WORDS = re.compile(r"not found|unknown|does not exist|no such", re.IGNORECASE)
-_DATE_NAME = re.compile(r"(_from|_to|_date|일)$")
+DATE_COLUMNS = frozenset(
+    {"effective_from", "effective_to", "stated_from", "입사일", "청구일", "예정시행일"}
+)
+"""The catalog's DATE columns, for endpoints that do not declare column types.
+
+Named one by one: a name rule (say, ending in 일) would turn a computed
+``부여일수_ERP - 사용일수 AS 잔여일`` of 8 days into 1970-01-09."""
 _EPOCH = dt.date(1970, 1, 1)
 
 
@@ -109,8 +115,8 @@ def normalise_dates(
 ) -> list[list[Any]]:
     """Turn epoch days (integers or digit strings) in date columns into ISO strings.
 
-    A column counts as a date when its declared type says DATE, or its name ends
-    in ``_from``, ``_to``, ``_date`` or ``일`` (입사일, 청구일, 예정시행일).
+    A column counts as a date when its declared type says DATE, or it is one of
+    the catalog's DATE columns (:data:`DATE_COLUMNS`).
 
     Args:
         columns: Column names.
@@ -123,7 +129,7 @@ def normalise_dates(
     date_cols = set()
     for i, name in enumerate(columns):
         declared = (types[i] if types and i < len(types) else "") or ""
-        if "DATE" in declared.upper() or _DATE_NAME.search(str(name)):
+        if "DATE" in declared.upper() or str(name) in DATE_COLUMNS:
             date_cols.add(i)
     if not date_cols:
         return [list(r) for r in rows]
