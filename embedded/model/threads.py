@@ -188,6 +188,10 @@ class ThreadStore:
                 self._bytes -= before.size
                 before.messages, before.tools, before.size = [], [], 0
             stored.size = base + max(0, added_bytes)
+            if stored.size > self._max_bytes:
+                # One conversation larger than the whole store is not held: its next
+                # continue is thread_not_found, and the client replays the history.
+                return
             stored.expires_at = self._clock() + self._ttl_s
             self._replies[reply_id] = stored
             self._bytes += stored.size

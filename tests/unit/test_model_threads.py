@@ -84,3 +84,14 @@ def test_another_model_is_a_fingerprint_mismatch() -> None:
     with pytest.raises(RequestError) as other:
         store.begin_continue("msg_a", "another-model")
     assert code_of(other) == (400, "thread_fingerprint_mismatch")
+
+
+def test_a_conversation_larger_than_the_store_is_not_held() -> None:
+    store = ThreadStore(max_bytes=100)
+    store.store("msg_a", reply(), added_bytes=60)
+    store.begin_continue("msg_a", "m")
+    store.store("msg_b", reply(), previous_id="msg_a", added_bytes=60)
+    with pytest.raises(RequestError) as lost:
+        store.begin_continue("msg_b", "m")
+    assert code_of(lost) == (404, "thread_not_found")
+    assert store.stored_bytes == 0
