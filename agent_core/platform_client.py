@@ -69,6 +69,9 @@ class PlatformClient:
         self._session.mount("http://", self._adapter)
         self._session.mount("https://", self._adapter)
         self._lock = threading.Lock()
+        self._auth_lock = threading.Lock()
+        """One renewal at a time: a platform that rotates refresh tokens revokes the
+        whole family when one is used twice, which two threads renewing at once do."""
         self._access: str | None = None
         self._refresh: str | None = None
         self.is_admin = False
@@ -178,16 +181,23 @@ class PlatformClient:
         resp = self._raw("POST", "/admin/auth/refresh", {"refreshToken": self._refresh}, None)
         if resp.status_code >= 400:
             return False
-        token = self._json(resp).get("accessToken")
+        data = self._json(resp)
+        token = data.get("accessToken")
         if not token:
             return False
         with self._lock:
             self._access = token
+            # SPEC's refresh answers {accessToken}; a platform that rotates refresh
+            # tokens also sends the next one, and the spent one must not be reused.
+            self._refresh = data.get("refreshToken") or self._refresh
         return True
 
-    def _reauthenticate(self) -> None:
-        if not self.refresh():
-            self.login()
+    def _reauthenticate(self, stale: str | None) -> None:
+        with self._auth_lock:
+            if self._access != stale:
+                return  # another thread renewed the token while this one waited
+            if not self.refresh():
+                self.login()
 
     @staticmethod
     def _message(resp: requests.Response) -> str:
@@ -199,9 +209,10 @@ class PlatformClient:
     def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
         if self._access is None:
             self.login()
-        resp = self._raw(method, path, body, self._access)
+        sent = self._access
+        resp = self._raw(method, path, body, sent)
         if resp.status_code == 401:
-            self._reauthenticate()
+            self._reauthenticate(sent)
             resp = self._raw(method, path, body, self._access)
             if resp.status_code == 401:
                 raise PlatformAuthError(
