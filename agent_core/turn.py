@@ -137,8 +137,9 @@ class TurnLimits:
     """Per-request timeout of a model call (kept inside the turn deadline)."""
     turn_deadline_s: float = 300.0
     """Wall-time limit of the whole turn."""
-    max_iterations: int = 8
-    """Model calls per turn before giving up."""
+    max_iterations: int = 13
+    """Model calls per turn before giving up: twelve tool rounds and the answer (the
+    offline planner's longest plan; tests/unit/test_rules_contract.py pins the two)."""
     max_tokens: int = field(default_factory=default_max_tokens)
     """Output token limit per model call: thinking plus answer (16k by default)."""
     max_tokens_ceiling: int = 64000
