@@ -540,10 +540,13 @@ class MatrixView(QWidget):
             self.changes.addItem(change.describe())
         if run.diff is not None and not run.diff:
             self.changes.addItem(self.tr("No changes against {0}").format(self.baseline_name))
-        counts = {s: sum(c.status == s for c in run.cells) for s in ("denied", "masked", "hidden")}
+        shown = ("denied", "masked", "hidden", "error")
+        counts = {s: sum(c.status == s for c in run.cells) for s in shown}
         text = self.tr("{0} cells: {1} denied, {2} masked, {3} hidden").format(
             len(run.cells), counts["denied"], counts["masked"], counts["hidden"]
         )
+        if counts["error"]:
+            text += self.tr("; {0} platform errors (not policy answers)").format(counts["error"])
         if run.questions:
             failed = sum(q.status in ("fail", "error") for q in run.questions)
             text += self.tr("; {0} question cells, {1} failing").format(len(run.questions), failed)

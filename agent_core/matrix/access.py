@@ -54,6 +54,30 @@ LINK_LIMIT = 200
 PROBE_FAILURE_KINDS = ("auth", "network", "timeout", "server")
 """Failures that say nothing about access: the cell becomes ``not_probed``."""
 
+POLICY_REFUSAL = re.compile(
+    r"access denied|denied by policy|are available to you|permission denied|forbidden|권한|거부",
+    re.IGNORECASE,
+)
+"""Wording of the platform's policy refusals: ``access denied: <action> on <resource>``
+(no grant), ``column <c> is denied by policy and cannot be referenced`` (a denied
+column), ``no columns of <relation> are available to you`` (every column denied).
+Other ``status: error`` answers (``no such column``, ``unknown relation``, a SQL
+deadline, a result too large, a parse error) are not policy answers."""
+
+
+def is_policy_refusal(exc: PlatformError) -> bool:
+    """True when a platform error is its policy's answer (HTTP 403, or a refusal naming a
+    denied resource or column), not a failed request.
+
+    Args:
+        exc: The error a probe got.
+
+    Returns:
+        Whether the cell is *denied* (else it is *error* or *not_probed*).
+    """
+    return exc.status == 403 or bool(POLICY_REFUSAL.search(exc.message))
+
+
 NO_DRY_RUN = (
     "not invoked: the platform offers no dry run for {name}, and invoking it writes "
     "a ledger row, so permission cannot be observed without writing (the agent asks "
@@ -116,7 +140,9 @@ class PersonaProber:
     def _failed(exc: PlatformError) -> tuple[CellStatus, str]:
         if exc.kind in PROBE_FAILURE_KINDS:
             return "not_probed", f"probe failed ({exc.kind}): {exc.message}"
-        return "denied", exc.message
+        if is_policy_refusal(exc):
+            return "denied", exc.message
+        return "error", f"platform error, not a policy answer: {exc.message}"
 
     @staticmethod
     def _outcome(data: dict[str, Any]) -> str:
@@ -188,13 +214,14 @@ class PersonaProber:
         )
 
     def _deny_columns(self, entry: Tabular, step: ProbeStep, status: CellStatus) -> None:
+        said = {"error": "could not be probed (platform error)"}.get(status)
         for col in entry.columns:
             self._add(
                 "column",
                 f"{entry.name}.{col}",
                 status,
                 [step],
-                detail=f"{entry.name} is {status.replace('_', ' ')}",
+                detail=f"{entry.name} {said or 'is ' + status.replace('_', ' ')}",
             )
 
     # -- entries ---------------------------------------------------------------
@@ -331,13 +358,19 @@ class PersonaProber:
         steps: list[ProbeStep] = []
         seen: list[str] = []
         missed: list[str] = []
+        failed: list[tuple[CellStatus, str]] = []
+        """Paths that answered with an error that is not a policy answer."""
 
         def path(label: str, request: str, call: Callable[[], bool]) -> None:
             try:
                 found = call()
             except PlatformError as exc:
                 steps.append(ProbeStep(request, exc.message))
-                missed.append(f"{label} (refused)")
+                status, detail = self._failed(exc)
+                if status == "denied":
+                    missed.append(f"{label} (refused)")
+                else:
+                    failed.append((status, f"{label}: {detail}"))
                 return
             steps.append(ProbeStep(request, "returned" if found else "not returned"))
             (seen if found else missed).append(label)
@@ -382,11 +415,21 @@ class PersonaProber:
                 return any(key_i is not None and r[key_i] == doc_no for r in rows["rows"])
 
             path(docs.graph_retriever, req, depth_zero)
+        errors = "; ".join(text for _, text in failed)
         if seen:
             detail = "visible via " + ", ".join(seen)
             if missed:
                 detail += "; not via " + ", ".join(missed) + " (inconsistent across paths)"
+            if failed:
+                detail += "; " + errors
             self._add("document", doc_no, "visible", steps, detail=detail)
+        elif failed:
+            # a path that failed says nothing: the document may be on it
+            status: CellStatus = "error" if any(st == "error" for st, _ in failed) else "not_probed"
+            detail = errors
+            if missed:
+                detail += "; not returned on " + ", ".join(missed)
+            self._add("document", doc_no, status, steps, detail=detail)
         else:
             self._add(
                 "document",

@@ -4,6 +4,12 @@ Access cells compare on ``status`` and ``rows`` (``detail`` carries wording and
 counts of sampled values, so it is not compared); question cells on ``status``,
 assertion ``failures``, the ``figures`` in the answer and the ``tools`` called.
 A cell present on one side only is a ``cell`` change.
+
+Every status compares alike, ``error`` (a platform error that is not a policy
+answer) included: ``denied → error`` or ``visible → error`` is a change, since
+the cell no longer says what it said. A baseline saved before RegDesk told the
+two apart may hold ``denied`` for catalog drift; rerun against it once, and the
+diff names those cells.
 """
 
 from __future__ import annotations

@@ -13,7 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 CellKind = Literal["relation", "column", "document", "action"]
-CellStatus = Literal["visible", "masked", "denied", "hidden", "allowed", "not_probed"]
+CellStatus = Literal[
+    "visible", "masked", "denied", "hidden", "allowed", "not_probed", "not_observed", "error"
+]
+"""``denied`` is a policy refusal only; ``error`` is any other platform error (the
+message in ``detail``); ``not_observed`` is a column with no value to judge a mask by."""
 QuestionStatus = Literal["pass", "fail", "answered", "error", "cancelled"]
 
 KINDS: tuple[CellKind, ...] = ("relation", "column", "document", "action")

@@ -32,6 +32,12 @@ SYMBOLS = {
 }
 """A symbol per status, so the grid does not depend on colour alone."""
 
+ACCESS_LEGEND = ("visible", "masked", "denied", "hidden", "not_probed", "error")
+"""Access statuses in the HTML legend (``error``: a platform error, not a policy answer)."""
+
+DETAILED = ("denied", "masked", "not_probed", "error")
+"""Access statuses whose detail the Markdown report lists."""
+
 
 def to_json(run: MatrixRun) -> str:
     """The run as the JSON document of ``--json`` (also the baseline format)."""
@@ -81,7 +87,7 @@ def to_markdown(run: MatrixRun) -> str:
             cell = run.cell(persona, kind, name)
             row.append(_md(cell_text(cell)) if cell else "")
         out.append(f"| {kind} | {_md(name)} | " + " | ".join(row) + " |")
-    details = [c for c in run.cells if c.detail and c.status in ("denied", "masked", "not_probed")]
+    details = [c for c in run.cells if c.detail and c.status in DETAILED]
     if details:
         out += ["", "### Details", ""]
         out += [f"- {c.persona} · {_md(c.name)}: {_md(c.detail)}" for c in details]
@@ -240,7 +246,7 @@ def to_html(run: MatrixRun) -> str:
     ]
     out += [f"<dt>{_e(k)}</dt><dd>{_e(v)}</dd>" for k, v in _meta_lines(run)]
     out.append("</dl><p class='legend'>")
-    for status in ("visible", "masked", "denied", "hidden", "not_probed"):
+    for status in ACCESS_LEGEND:
         out.append(f"<span class='{status}'>{SYMBOLS[status]} {status}</span>")
     out.append("</p>")
     if run.diff is not None:

@@ -20,7 +20,7 @@ from agent_core.cli import main as cli_main
 from agent_core.config import Endpoints
 from agent_core.errors import AdminRefusedError
 from agent_core.matrix.access import probe_access
-from agent_core.matrix.catalog import load_catalog
+from agent_core.matrix.catalog import catalog_from_dict, load_catalog
 from agent_core.platform_client import PlatformClient
 from agent_core.scenarios import persona_password
 from resources import RESOURCES_DIR
@@ -67,7 +67,9 @@ def matrix_json(stack: Stack) -> dict[str, Any]:
 def test_json_is_the_flat_contract(matrix_json: dict[str, Any]) -> None:
     assert matrix_json["personas"] == list(PERSONAS)
     kinds = {"relation", "column", "document", "action"}
-    statuses = {"visible", "masked", "denied", "hidden", "allowed", "not_probed"}
+    statuses = {
+        "visible", "masked", "denied", "hidden", "allowed", "not_probed", "not_observed", "error"
+    }  # fmt: skip
     for cell in matrix_json["cells"]:
         assert set(cell) <= CELL_KEYS
         assert cell["kind"] in kinds and cell["status"] in statuses
@@ -165,6 +167,54 @@ def test_access_matrix_refuses_admin(stack: Stack, capsys: pytest.CaptureFixture
     admin.close()
     assert cli_main(["matrix", "--as", "hong,admin", "--json"], stack.endpoints) == 2
     assert "administrator" in capsys.readouterr().err
+
+
+FOREVER = (
+    "(SELECT e.사번 FROM semantic.hr.employees e WHERE (WITH RECURSIVE r(n) AS "
+    "(SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT max(n) FROM r) > 0)"
+)
+"""A "relation" whose count never finishes: the platform's SQL deadline interrupts it."""
+
+
+def test_platform_errors_are_errors_not_policy_answers(stack: Stack, tmp_path: Path) -> None:
+    """Catalog drift and a SQL deadline are ``error`` with the platform's message; only the
+    policy's refusal (the denied column, in the same probe) is ``denied``."""
+    from embedded.ontul.server import OntulServer
+    from embedded.ontul.testing import copy_database
+
+    drifted = catalog_from_dict(
+        {
+            "relations": [
+                {"name": "semantic.hr.employees", "columns": ["사번", "주민등록번호", "직위"]},
+                {"name": "semantic.hr.salaries", "columns": ["사번"]},
+                {"name": FOREVER, "columns": ["사번"]},
+            ],
+            "retrievers": [{"name": "semantic.rag.gone", "columns": ["doc_no"], "args": {}}],
+        },
+        "drift",
+    )
+    server = OntulServer(copy_database(stack.db_path, tmp_path), query_deadline_s=0.5).start()
+    clients = [PlatformClient(server.url, p, persona_password(stack.truth, p)) for p in PERSONAS]
+    try:
+        cells = {c.key: c for c in probe_access(clients, drifted)[0]}
+    finally:
+        for client in clients:
+            client.close()
+        server.stop()
+    for p in PERSONAS:
+        assert cells[(p, "column", NATIONAL_ID)].status == "denied"  # the policy's answer
+        assert cells[(p, "column", "semantic.hr.employees.사번")].status == "visible"
+        expected = {
+            ("column", "semantic.hr.employees.직위"): "no such column",
+            ("relation", "semantic.hr.salaries"): "unknown relation",
+            ("column", "semantic.hr.salaries.사번"): "could not be probed",
+            ("relation", FOREVER): "interrupted",
+            ("relation", "semantic.rag.gone"): "semantic.rag.gone",
+        }
+        for (kind, name), words in expected.items():
+            cell = cells[(p, kind, name)]
+            assert cell.status == "error", (p, name, cell)
+            assert cell.detail is not None and words in cell.detail, (p, name, cell.detail)
 
 
 @pytest.fixture

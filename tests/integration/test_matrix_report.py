@@ -113,3 +113,19 @@ def test_html_report_renders_in_headless_chromium(report_run: MatrixRun, tmp_pat
                 counts[status] += 1
     # the grid was laid out and painted: each status colour covers real area
     assert all(n > 50 for n in counts.values()), counts
+
+
+def test_reports_list_platform_errors_apart_from_denials() -> None:
+    run = MatrixRun(
+        ["hong"],
+        [
+            Cell("hong", "column", "semantic.hr.employees.주민등록번호", "denied", None, "denied"),
+            Cell("hong", "column", "semantic.hr.employees.직위", "error", None, "no such column"),
+        ],
+    )
+    text = to_markdown(run)
+    assert "| column | semantic.hr.employees.직위 | ! error |" in text
+    assert "- hong · semantic.hr.employees.직위: no such column" in text
+    page = to_html(run)
+    assert "<span class='error'>! error</span>" in page  # in the legend
+    assert "<td class='s error'" in page
