@@ -14,6 +14,7 @@ import hashlib
 import json
 import logging
 import threading
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -157,7 +158,10 @@ def known_choice(model: str) -> ModelChoice:
 
 
 _cache_lock = threading.Lock()
-_listed: dict[str, list[ModelChoice] | None] = {}
+_listed: dict[str, tuple[list[ModelChoice] | None, float]] = {}
+"""Per endpoint and key: the model list (None: the endpoint has none) and when it was asked."""
+_RETRY_LIST_AFTER_S = 60.0
+"""A failed listing is asked again after this long; a successful one is kept."""
 
 
 def _cache_key(client: anthropic.Anthropic) -> str:
@@ -170,8 +174,8 @@ def list_models(client: anthropic.Anthropic, *, refresh: bool = False) -> list[M
 
     Any failure (404 from an endpoint without ``/v1/models``, a rejected key, an
     unreachable endpoint, a body in another format) counts as "no model list":
-    the caller degrades quietly to the configured name. Answers are cached per
-    endpoint and key for the process.
+    the caller degrades quietly to the configured name. A list is cached per
+    endpoint and key for the process; a failure only for a minute.
 
     Args:
         client: An SDK client for the endpoint.
@@ -182,8 +186,12 @@ def list_models(client: anthropic.Anthropic, *, refresh: bool = False) -> list[M
     """
     key = _cache_key(client)
     with _cache_lock:
-        if not refresh and key in _listed:
-            return _listed[key]
+        cached = _listed.get(key)
+        if not refresh and cached is not None:
+            choices_then, asked_at = cached
+            # a failure may be passing (a flaky first login): ask again after a while
+            if choices_then is not None or time.monotonic() - asked_at < _RETRY_LIST_AFTER_S:
+                return choices_then
     try:
         page = client.with_options(max_retries=1, timeout=10.0).models.list(limit=100)
         infos = list(page)
@@ -194,7 +202,7 @@ def list_models(client: anthropic.Anthropic, *, refresh: bool = False) -> list[M
     if choices is not None:
         choices.sort(key=lambda c: c.created_at, reverse=True)
     with _cache_lock:
-        _listed[key] = choices
+        _listed[key] = (choices, time.monotonic())
     return choices
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import re
 import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -28,6 +30,8 @@ if TYPE_CHECKING:
     from agent_core.config import Endpoints
     from agent_core.events import AgentEvent
 
+
+_log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -58,16 +62,28 @@ class ModelCapabilities:
         if not isinstance(exc, anthropic.APIStatusError) or exc.status_code != 400:
             return False
         words = str(exc.api_message or exc.message).lower()
+        if not _REFUSES_A_PARAMETER.search(words):
+            return False  # a 400 about something else (content order, size) is a real error
+        dropped = None
         if self.thinking and "thinking" in words:
-            self.thinking = False
-            return True
-        if self.effort is not None and ("effort" in words or "output_config" in words):
-            self.effort = None
-            return True
-        if self.prompt_cache and "cache_control" in words:
-            self.prompt_cache = False
-            return True
-        return False
+            self.thinking, dropped = False, "thinking"
+        elif self.effort is not None and ("effort" in words or "output_config" in words):
+            self.effort, dropped = None, "output_config.effort"
+        elif self.prompt_cache and "cache_control" in words:
+            self.prompt_cache, dropped = False, "cache_control"
+        if dropped is None:
+            return False
+        _log.warning(
+            "the endpoint refuses %s; not sending it again this session: %s", dropped, words
+        )
+        return True
+
+
+_REFUSES_A_PARAMETER = re.compile(
+    r"extra inputs are not permitted|not supported|unsupported|not allowed|unknown (field|param)"
+    r"|unrecognized|does not support|invalid (field|param)"
+)
+"""How an endpoint says it does not take a request field at all."""
 
 
 def capabilities_for(endpoints: Endpoints, choice: ModelChoice) -> ModelCapabilities:

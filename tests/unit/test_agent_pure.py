@@ -278,3 +278,23 @@ def test_a_computed_day_count_is_not_read_as_a_date() -> None:
     assert rows == [[8, 17, "2025-01-01", 20089]]
     typed = normalise_dates(["d"], [[20089]], types=["DATE"])
     assert typed == [["2025-01-01"]]
+
+
+def test_a_400_about_something_else_does_not_switch_thinking_off() -> None:
+    """Only a refusal of the field itself degrades a capability."""
+    import anthropic
+    import httpx2
+
+    from agent_core.session import ModelCapabilities
+
+    def bad_request(message: str) -> anthropic.BadRequestError:
+        request = httpx2.Request("POST", "http://127.0.0.1/v1/messages")
+        body = {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+        response = httpx2.Response(400, request=request, json=body)
+        return anthropic.BadRequestError(message, response=response, body=body)
+
+    caps = ModelCapabilities(thinking=True, effort="high")
+    assert not caps.degrade(bad_request("messages.1: thinking blocks must come first"))
+    assert caps.thinking is True
+    assert caps.degrade(bad_request("thinking: Extra inputs are not permitted"))
+    assert caps.thinking is False
