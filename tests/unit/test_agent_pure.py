@@ -273,7 +273,7 @@ def test_a_missing_system_prompt_is_a_broken_install_not_a_quiet_fallback(tmp_pa
 
 
 def test_a_computed_day_count_is_not_read_as_a_date() -> None:
-    """잔여일 = 부여일수_ERP - 사용일수 stays 8; 청구일 and declared DATE columns become ISO (20089 = 2025-01-01)."""
+    """A computed 잔여일 stays 8; 청구일 and declared DATE columns become ISO dates."""
     rows = normalise_dates(["잔여일", "총사용일", "청구일", "d"], [[8, 17, 20089, 20089]])
     assert rows == [[8, 17, "2025-01-01", 20089]]
     typed = normalise_dates(["d"], [[20089]], types=["DATE"])
