@@ -127,6 +127,8 @@ class _Handler(BaseHTTPRequestHandler):
         if code == HTTPStatus.NOT_IMPLEMENTED:
             code = HTTPStatus.NOT_FOUND
             message = f"no route {route}"
+        if code >= 500:  # e.g. 505 for 'HTTP/9.9': a malformed request is the client's (4xx)
+            code = HTTPStatus.BAD_REQUEST
         kind = "not_found_error" if code == HTTPStatus.NOT_FOUND else "invalid_request_error"
         try:
             self._send_json(code, error_body(message or HTTPStatus(code).phrase, kind))
