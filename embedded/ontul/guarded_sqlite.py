@@ -65,6 +65,10 @@ MAX_RESULT_BYTES = 8 * 1024 * 1024
 """Default cap on the JSON size of a result's rows (``run_guarded(max_bytes=...)``)."""
 MAX_EXPR_DEPTH = 400
 """SQLite's expression-depth limit for caller statements (default 1000)."""
+MAX_COLUMNS = 100
+"""Most columns a result (or any SELECT inside it) may have; the widest relation has 20."""
+FETCH_BATCH = 16
+"""Rows fetched at a time, each measured before the next is kept."""
 POOL_IDLE_MAX = 8
 """Idle connections kept per database."""
 _STATEMENT_CACHE = 256
@@ -94,6 +98,9 @@ def open_read_only(
     conn.setlimit(sqlite3.SQLITE_LIMIT_LIKE_PATTERN_LENGTH, MAX_LIKE_PATTERN)
     conn.setlimit(sqlite3.SQLITE_LIMIT_EXPR_DEPTH, MAX_EXPR_DEPTH)
     conn.setlimit(sqlite3.SQLITE_LIMIT_ATTACHED, 0)
+    # A row is materialised whole before it can be measured: bound its width too,
+    # or 2,000 columns of capped strings make one row gigabytes.
+    conn.setlimit(sqlite3.SQLITE_LIMIT_COLUMN, MAX_COLUMNS)
     return conn
 
 
@@ -342,17 +349,18 @@ def run_guarded(
             size = 0
             limit = max_rows if max_rows is not None else -1
             while limit < 0 or len(rows) < limit:
-                batch = cur.fetchmany(256 if limit < 0 else min(256, limit - len(rows)))
+                want = FETCH_BATCH if limit < 0 else min(FETCH_BATCH, limit - len(rows))
+                batch = cur.fetchmany(want)
                 if not batch:
                     break
                 for r in batch:
                     size += sum(_json_size(v) for v in r) + 2
+                    if size > max_bytes:
+                        raise QueryRefused(
+                            f"result is larger than {max_bytes // 1024:,} KiB; "
+                            "add a LIMIT or select fewer or shorter columns"
+                        )
                     rows.append(list(r))
-                if size > max_bytes:
-                    raise QueryRefused(
-                        f"result is larger than {max_bytes // (1024 * 1024)} MiB; "
-                        "add a LIMIT or select fewer or shorter columns"
-                    )
             names = [d[0] for d in cur.description or ()]
         finally:
             cur.close()  # a half-read statement would pin a read snapshot

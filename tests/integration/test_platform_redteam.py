@@ -919,3 +919,20 @@ def test_failed_object_query_is_audited_with_reason(private_server: OntulServer)
         timeout=10,
     ).json()["rows"]
     assert rows[0]["decision"] == "DENY" and "body_redacted" in rows[0]["reason"], rows
+
+
+def test_a_wide_statement_is_refused_before_it_can_fill_memory(
+    ontul_server: OntulServer, token_of: Callable[[str], str]
+) -> None:
+    """A row is built whole before it is measured, so its width is bounded too."""
+
+    def select(columns: int) -> dict[str, Any]:
+        cells = ", ".join(f"printf('%.8c', 'x') AS c{i}" for i in range(columns))
+        statement = f"SELECT {cells} FROM semantic.reg.doc_index LIMIT 1"
+        path = "/admin/query/execute"
+        return dict(call(ontul_server.url, token_of("hong"), path, {"sql": statement}).json())
+
+    narrow = select(20)  # the positive control: the same shape, narrow, runs
+    assert narrow["status"] == "ok" and len(narrow["columns"]) == 20
+    wide = select(400)
+    assert wide["status"] == "error" and "column" in wide["error"].lower()
