@@ -67,6 +67,7 @@ ModelIndex = QModelIndex | QPersistentModelIndex
 _GROUP = {
     "visible": "good", "allowed": "good", "pass": "good", "masked": "partial",
     "denied": "bad", "fail": "bad", "hidden": "hidden", "not_probed": "neutral",
+    "not_observed": "unobserved",
     "cancelled": "neutral", "answered": "info", "error": "warn",
 }  # fmt: skip
 """Statuses that share a colour."""
@@ -77,6 +78,7 @@ _COLOURS = {
     "bad": (("#fbd9d7", "#8a1c14"), ("#4a1d1a", "#fecaca")),
     "hidden": (("#e6e1f5", "#42307d"), ("#2e2650", "#ddd6fe")),
     "neutral": (("#eceef1", "#3d4756"), ("#2a2f37", "#cbd2dc")),
+    "unobserved": (("#cdeef3", "#0e4f5c"), ("#0f3a42", "#9be7f2")),
     "info": (("#dde9fb", "#1e3a8a"), ("#1e2e4d", "#bfdbfe")),
     "warn": (("#fde3cf", "#7c2d12"), ("#4a2a14", "#fed7aa")),
 }

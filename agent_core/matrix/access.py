@@ -15,9 +15,10 @@ No model is involved and nothing is written. For every persona (each a
   predicate must not confirm a guess), so a "does my value round-trip" query
   cannot tell a mask apart; the shape is the only observation that does not
   ask the platform for anything the persona may not see. A column with no
-  non-null value in the sample cannot show a mask: it is reported visible with
-  a detail saying so. Masked sample values are shown in the probe summary;
-  visible values never are (the matrix's outputs carry no row data).
+  non-empty value in the sample cannot show a mask: it is reported
+  ``not_observed`` with a detail saying why (no rows, or all empty or NULL).
+  Masked sample values are shown in the probe summary; visible values never
+  are (the matrix's outputs carry no row data).
 * **documents** — the catalog's probe list plus every document any persona
   sees marked restricted, looked up on each read path (index, versions, object
   type, version link, graph retriever): visible if any path returns it.
@@ -161,7 +162,9 @@ class PersonaProber:
                 self._missing_column(entry, col, name, step, sql)
                 continue
             i = returned.index(col)
+            # an empty string shows a mask no better than NULL does
             values = [str(r[i]) for r in rows if i < len(r) and r[i] is not None]
+            values = [v for v in values if v.strip()]
             masked = [v for v in values if self.mask.search(v)]
             if masked:
                 example = masked[0] if len(masked[0]) <= 40 else masked[0][:40] + "…"
@@ -174,7 +177,7 @@ class PersonaProber:
                     detail=f"{len(masked)} of {len(values)} sampled values masked{extra}",
                 )
             elif values:
-                outcome = f"{len(values)} non-null values, none masked (values not kept)"
+                outcome = f"{len(values)} non-empty values, none masked (values not kept)"
                 self._add(
                     "column",
                     name,
@@ -183,13 +186,18 @@ class PersonaProber:
                     detail=f"returned unmasked{extra}",
                 )
             else:
-                outcome = "no non-null values in the sample: a mask cannot show"
+                why = (
+                    f"all {len(rows)} sampled values are empty or NULL"
+                    if rows
+                    else "the sample has no rows"
+                )
+                outcome = f"{why}: a mask cannot show"
                 self._add(
                     "column",
                     name,
-                    "visible",
+                    "not_observed",
                     [ProbeStep(step.request, outcome)],
-                    detail=f"in the schema; no values to observe a mask{extra}",
+                    detail=f"in the schema, but {why}, so no mask could be observed{extra}",
                 )
 
     def _missing_column(

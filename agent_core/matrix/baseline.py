@@ -9,16 +9,22 @@ Every status compares alike, ``error`` (a platform error that is not a policy
 answer) included: ``denied → error`` or ``visible → error`` is a change, since
 the cell no longer says what it said. A baseline saved before RegDesk told the
 two apart may hold ``denied`` for catalog drift; rerun against it once, and the
-diff names those cells.
+diff names those cells. Such a baseline's columns without values (``visible``
+with "no values to observe a mask") are read as ``not_observed``, as they were
+observed: no value, so no mask to see.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from agent_core.matrix.cells import Change, MatrixRun
+from agent_core.matrix.cells import Cell, Change, MatrixRun
+
+_OLD_NOT_OBSERVED = "no values to observe a mask"
+"""How a baseline saved before ``not_observed`` existed described such a column."""
 
 
 def save_run(run: MatrixRun, path: Path | str) -> Path:
@@ -50,6 +56,18 @@ def load_run(path: Path | str) -> MatrixRun:
     return MatrixRun.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
 
 
+def _as_read_now(cell: Cell) -> Cell:
+    """A baseline cell in today's statuses (an old ``visible`` without values is
+    ``not_observed``)."""
+    if (
+        cell.kind == "column"
+        and cell.status == "visible"
+        and _OLD_NOT_OBSERVED in (cell.detail or "")
+    ):
+        return replace(cell, status="not_observed")
+    return cell
+
+
 def _figures(values: Any) -> list[str]:
     return sorted(values or ())
 
@@ -69,7 +87,7 @@ def diff_runs(baseline: MatrixRun, current: MatrixRun) -> list[Change]:
     """
     shared = set(baseline.personas) & set(current.personas)
     changes: list[Change] = []
-    before = {c.key: c for c in baseline.cells if c.persona in shared}
+    before = {c.key: _as_read_now(c) for c in baseline.cells if c.persona in shared}
     after = {c.key: c for c in current.cells if c.persona in shared}
     for key, cell in after.items():
         old = before.get(key)

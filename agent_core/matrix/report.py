@@ -24,6 +24,7 @@ SYMBOLS = {
     "denied": "✕",
     "hidden": "∅",
     "not_probed": "?",
+    "not_observed": "○",
     "pass": "✓",
     "fail": "✕",
     "answered": "•",
@@ -32,10 +33,11 @@ SYMBOLS = {
 }
 """A symbol per status, so the grid does not depend on colour alone."""
 
-ACCESS_LEGEND = ("visible", "masked", "denied", "hidden", "not_probed", "error")
-"""Access statuses in the HTML legend (``error``: a platform error, not a policy answer)."""
+ACCESS_LEGEND = ("visible", "masked", "denied", "hidden", "not_observed", "not_probed", "error")
+"""Access statuses in the HTML legend (``error``: a platform error, not a policy answer;
+``not_observed``: a column with no value to see a mask in)."""
 
-DETAILED = ("denied", "masked", "not_probed", "error")
+DETAILED = ("denied", "masked", "not_observed", "not_probed", "error")
 """Access statuses whose detail the Markdown report lists."""
 
 
@@ -113,12 +115,14 @@ _CSS = """
 :root { color-scheme: light dark; --bg:#ffffff; --fg:#1d2430; --muted:#5b6675; --line:#d5dae1;
   --head:#f2f4f7; --visible:#d9f2df; --visible-fg:#14532d; --masked:#fdf0c4; --masked-fg:#6b4e00;
   --denied:#fbd9d7; --denied-fg:#8a1c14; --hidden:#e6e1f5; --hidden-fg:#42307d;
-  --not_probed:#eceef1; --not_probed-fg:#3d4756; --answered:#dde9fb; --answered-fg:#1e3a8a;
+  --not_probed:#eceef1; --not_probed-fg:#3d4756; --not_observed:#cdeef3;
+  --not_observed-fg:#0e4f5c; --answered:#dde9fb; --answered-fg:#1e3a8a;
   --error:#fde3cf; --error-fg:#7c2d12; --changed:#ffb020; }
 @media (prefers-color-scheme: dark) { :root { --bg:#15181d; --fg:#e6e9ee; --muted:#9aa4b2;
   --line:#333a44; --head:#1f242b; --visible:#163b22; --visible-fg:#a7f3bf; --masked:#41360f;
   --masked-fg:#fde68a; --denied:#4a1d1a; --denied-fg:#fecaca; --hidden:#2e2650;
-  --hidden-fg:#ddd6fe; --not_probed:#2a2f37; --not_probed-fg:#cbd2dc; --answered:#1e2e4d;
+  --hidden-fg:#ddd6fe; --not_probed:#2a2f37; --not_probed-fg:#cbd2dc; --not_observed:#0f3a42;
+  --not_observed-fg:#9be7f2; --answered:#1e2e4d;
   --answered-fg:#bfdbfe; --error:#4a2a14; --error-fg:#fed7aa; } }
 body { background:var(--bg); color:var(--fg); font:14px/1.45 system-ui, "Noto Sans CJK KR",
   "Malgun Gothic", sans-serif; margin:24px; }
@@ -134,6 +138,7 @@ td.s a { color:inherit; text-decoration:none; display:block; }
 .denied, .fail { background:var(--denied); color:var(--denied-fg); }
 .hidden { background:var(--hidden); color:var(--hidden-fg); }
 .not_probed, .cancelled { background:var(--not_probed); color:var(--not_probed-fg); }
+.not_observed { background:var(--not_observed); color:var(--not_observed-fg); }
 .answered { background:var(--answered); color:var(--answered-fg); }
 .error { background:var(--error); color:var(--error-fg); }
 td.changed { outline:3px solid var(--changed); outline-offset:-3px; }

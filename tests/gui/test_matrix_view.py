@@ -135,13 +135,17 @@ def test_status_colours_follow_light_and_dark_palettes() -> None:
     light, dark = QPalette(), QPalette()
     light.setColor(QPalette.ColorRole.Base, QColor("#ffffff"))
     dark.setColor(QPalette.ColorRole.Base, QColor("#1e1e1e"))
-    for status in ("visible", "masked", "denied", "hidden", "not_probed", "fail"):
+    access = ("visible", "masked", "denied", "hidden", "not_probed", "not_observed", "error")
+    for status in (*access, "fail"):
         bg_light, fg_light = status_colors(status, light)
         bg_dark, fg_dark = status_colors(status, dark)
         assert bg_light.lightness() > 150 > bg_dark.lightness()
         # text stays readable on its own background in both themes
         assert abs(bg_light.lightness() - fg_light.lightness()) > 100
         assert abs(bg_dark.lightness() - fg_dark.lightness()) > 100
+    for palette in (light, dark):  # every access status has its own colour
+        backgrounds = {status_colors(s, palette)[0].name() for s in access}
+        assert len(backgrounds) == len(access), backgrounds
 
 
 # offscreen has neither window stacking nor size hints

@@ -110,6 +110,22 @@ def test_columns_denied_and_masked(matrix_json: dict[str, Any]) -> None:
     assert cells[("park", "column", CONTACT)]["status"] == "masked"
 
 
+def test_columns_without_values_are_not_observed(matrix_json: dict[str, Any]) -> None:
+    """No value, no mask to see: such a column is not reported visible."""
+    cells = _cells(matrix_json)
+    orders = "semantic.hr.purchase_orders"
+    assert cells[("hong", "relation", orders)]["rows"] == 0
+    assert cells[("cho", "relation", orders)]["rows"] > 0
+    for column in ("품목", "금액"):
+        hong = cells[("hong", "column", f"{orders}.{column}")]
+        assert hong["status"] == "not_observed" and "no rows" in hong["detail"]
+        # power: the same probe on rows with values decides
+        assert cells[("cho", "column", f"{orders}.{column}")]["status"] == "visible"
+    for persona in PERSONAS:  # every version in the search result is in force: no end date
+        cell = cells[(persona, "column", "semantic.rag.regulation_search.effective_to")]
+        assert cell["status"] == "not_observed" and "empty or NULL" in cell["detail"]
+
+
 def test_restricted_documents_visible_only_to_hr(matrix_json: dict[str, Any], stack: Stack) -> None:
     cells = _cells(matrix_json)
     restricted = stack.truth["restricted"]

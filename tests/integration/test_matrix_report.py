@@ -129,3 +129,48 @@ def test_reports_list_platform_errors_apart_from_denials() -> None:
     page = to_html(run)
     assert "<span class='error'>! error</span>" in page  # in the legend
     assert "<td class='s error'" in page
+
+
+def test_columns_without_values_are_reported_not_observed(report_run: MatrixRun) -> None:
+    orders = "semantic.hr.purchase_orders.품목"
+    cell = report_run.cell("hong", "column", orders)
+    assert cell is not None and cell.status == "not_observed"
+    shown = orders.replace("_", "\\_")  # Markdown-escaped
+    assert f"| column | {shown} | ○ not\\_observed |" in (text := to_markdown(report_run))
+    assert f"- hong · {shown}: in the schema, but the sample has no rows" in text
+    page = to_html(report_run)
+    assert "<span class='not_observed'>○ not_observed</span>" in page  # the legend
+    assert "<td class='s not_observed'" in page and ".not_observed {" in page
+
+
+def test_an_old_baseline_s_valueless_visible_columns_are_no_change(
+    report_run: MatrixRun,
+) -> None:
+    """A baseline saved before ``not_observed`` existed called such a column visible."""
+    old = MatrixRun(
+        report_run.personas,
+        [
+            Cell(
+                c.persona,
+                c.kind,
+                c.name,
+                "visible",
+                c.rows,
+                "in the schema; no values to observe a mask",
+            )
+            if c.status == "not_observed"
+            else c
+            for c in report_run.cells
+        ],
+    )
+    assert any(c.status == "not_observed" for c in report_run.cells)
+    assert diff_runs(old, report_run) == []
+    # power: a visible column that had values is still a change
+    contact = ("hong", "column", "semantic.hr.employees.연락처")
+    old.cells = [
+        Cell(*c.key, "visible", c.rows, "returned unmasked") if c.key == contact else c
+        for c in old.cells
+    ]
+    assert [ch.describe() for ch in diff_runs(old, report_run)] == [
+        "hong column semantic.hr.employees.연락처: status visible → masked"
+    ]
