@@ -8,6 +8,7 @@ action through ``ontology:InvokeAction``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 from typing import TYPE_CHECKING, Any
@@ -240,17 +241,18 @@ def invoke_action(
         ctx.writer.audit(user.user_id, "ontology:InvokeAction", fqn, "DENY", query)
         raise ApiError(404, f"regulation {doc_no} version {version} not found")
     key = idempotency_key or f"auto-{uuid.uuid4().hex}"
-    # Idempotency keys are scoped per requester (security, issue 10 item 2): another
-    # user's key never matches, so a reused key cannot tell the caller what someone
-    # else requested. A key already stored by another user is stored as
-    # "<key>\x1f<user>" (client keys cannot hold control characters).
+    # Idempotency keys are scoped per requester: another user's key never matches,
+    # so a reused key cannot tell the caller what someone else requested. A key
+    # already stored by another user is stored as "<key>\x1f<user>" (client keys
+    # cannot hold control characters).
     scoped = f"{key}\x1f{user.user_id}"
     w = ctx.writer
     with w.lock:
         w.conn.execute("BEGIN IMMEDIATE")
         try:
             prior = w.conn.execute(
-                "SELECT request_id, doc_no, version FROM revision_requests "
+                "SELECT request_id, doc_no, version, requested_by, created_at "
+                "FROM revision_requests "
                 "WHERE (requested_by = ? AND idempotency_key IN (?, ?)) "
                 "OR (doc_no = ? AND version = ?) "
                 "ORDER BY (requested_by = ? AND idempotency_key IN (?, ?)) DESC, request_id "
@@ -269,14 +271,15 @@ def invoke_action(
                 raise ApiError(409, "idempotencyKey was already used for another document")
             status = "REPLAYED" if prior is not None else "OK"
             if prior is None:
+                created = utc_now()
                 cur = w.conn.execute(
                     "INSERT INTO revision_requests(doc_no, version, reason, requested_by, "
                     "idempotency_key, status, created_at) VALUES (?, ?, ?, ?, ?, 'REQUESTED', ?)",
-                    (doc_no, version, reason, user.user_id, key, utc_now()),
+                    (doc_no, version, reason, user.user_id, key, created),
                 )
-                request_id = cur.lastrowid
+                request_id = public_request_id(cur.lastrowid, user.user_id, created)
             else:
-                request_id = prior[0]
+                request_id = public_request_id(prior[0], prior[3], prior[4])
             w.conn.execute(
                 "INSERT INTO audit_log(ts, user_id, action, resource, decision, query) "
                 "VALUES (?, ?, 'ontology:InvokeAction', ?, 'ALLOW', ?)",
@@ -295,6 +298,16 @@ def invoke_action(
         "commandTag": "INSERT 0 1" if status == "OK" else "INSERT 0 0",
         "requestId": request_id,
     }
+
+
+def public_request_id(row_id: int | None, requested_by: str, created_at: str) -> str:
+    """The id a caller is shown for a ledger row: stable for the row, opaque.
+
+    The ledger's own integer counts everyone's requests, restricted documents
+    included, so handing it out would let any caller count them.
+    """
+    digest = hashlib.sha256(f"{row_id}\x1f{requested_by}\x1f{created_at}".encode()).hexdigest()
+    return f"rr-{digest[:20]}"
 
 
 def _may_read_regulations(ctx: PlatformContext, user: UserRecord) -> bool:

@@ -309,3 +309,31 @@ def test_missing_or_bad_token_401(ontul_server: OntulServer, header: str | None)
         timeout=10,
     )
     assert resp.status_code == 401 and resp.json()["error"]
+
+
+def test_request_ids_do_not_count_other_peoples_requests(
+    private_server: tuple[OntulServer, Path], demo_database: tuple[Path, dict[str, Any]]
+) -> None:
+    """The id a caller sees is opaque: cho's restricted requests leave no gap in hong's ids."""
+    server, db = private_server
+    truth = demo_database[1]
+    action = "/api/v1/action-types/reg.ontology.request_revision/invoke"
+
+    def ask(user: str, doc_no: str, version: int) -> dict[str, Any]:
+        token = login(server.url, user, persona_password(user, truth))
+        body = {"args": {"doc_no": doc_no, "version": version, "reason": "검토 요청"}}
+        resp = call(server.url, token, action, body)
+        assert resp.status_code == 200, resp.text
+        return dict(resp.json())
+
+    first = ask("hong", "HR-REG-003", 3)
+    restricted = truth["restricted"]["doc_no"]
+    ask("cho", restricted, 1)  # a request hong may not learn about
+    second = ask("hong", "HR-REG-002", 2)
+    replay = ask("hong", "HR-REG-003", 3)
+    for answer in (first, second):
+        assert str(answer["requestId"]).startswith("rr-")
+        assert not str(answer["requestId"]).removeprefix("rr-").isdigit()
+    assert replay["status"] == "REPLAYED" and replay["requestId"] == first["requestId"]
+    rows = sqlite3.connect(db).execute("SELECT count(*) FROM revision_requests").fetchone()[0]
+    assert rows == 3  # the ledger did record cho's request (the control)
