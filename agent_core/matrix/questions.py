@@ -307,11 +307,10 @@ class QuestionMatrixRunner:
         def work(task: tuple[MatrixQuestion, str]) -> QuestionCell:
             nonlocal done
             cell = self.run_cell(pool, task[0], task[1], cancel)
-            with lock:
+            with lock:  # reported under the lock, so counts arrive in order (the last is total)
                 done += 1
-                count = done
-            if on_progress is not None:
-                on_progress(count, total, cell)
+                if on_progress is not None:
+                    on_progress(done, total, cell)
             return cell
 
         try:
