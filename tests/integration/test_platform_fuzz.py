@@ -574,6 +574,7 @@ def test_fuzz_every_endpoint(fuzz_server: OntulServer, ground_truth: dict[str, A
     tally = Tally()
     started = time.monotonic()
     sent = 0
+    control_hits = 0
     while sent < REQUESTS:
         endpoint, req = fuzzer.request()
         if req.body and any(c.encode() in req.body for cs in watched.values() for c in cs):
@@ -599,6 +600,10 @@ def test_fuzz_every_endpoint(fuzz_server: OntulServer, ground_truth: dict[str, A
             hits = [c for c in watched[req.user] if c in text]
             if hits:
                 tally.canary_hits.append(f"{hits[:2]} {where}")
+        elif req.user in ("cho", "admin") and status == 200:
+            # the positive control: the same generator does reach rows hong may not see
+            text = data.decode("utf-8", "replace")
+            control_hits += any(c in text for c in watched["hong"])
         if status == 401 and req.user and b"token expired" in data:
             tokens[req.user] = login(
                 fuzz_server.url, req.user, persona_password(req.user, ground_truth)
@@ -616,6 +621,7 @@ def test_fuzz_every_endpoint(fuzz_server: OntulServer, ground_truth: dict[str, A
         "seconds_by_endpoint": {k: round(v, 1) for k, v in sorted(tally.seconds.items())},
         "sql_interrupted_at_deadline": tally.interrupted,
         "canaries_watched": {u: len(c) for u, c in watched.items()},
+        "control_answers_with_hong_canaries": control_hits,
     }
     out = os.environ.get("REGDESK_FUZZ_OUT")
     if out:
@@ -623,6 +629,7 @@ def test_fuzz_every_endpoint(fuzz_server: OntulServer, ground_truth: dict[str, A
     assert sent >= 10_000
     assert not tally.server_errors, tally.server_errors[:5]
     assert not tally.canary_hits, tally.canary_hits[:5]
+    assert control_hits > 0, "no cho/admin answer held a hong canary: the leak check saw no data"
     assert not tally.not_json, tally.not_json[:5]
     assert len(tally.statuses) > 5 and tally.statuses[200] > 3000  # the fuzz reached real work
 
