@@ -27,7 +27,7 @@ from agent_core.record import TurnRecord
 from agent_core.session import PersonaSession
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from agent_core.config import Endpoints
     from agent_core.events import AgentEvent
@@ -55,6 +55,9 @@ class Case:
     ask: str
     expect: dict[str, Any]
     approval: str | None = None
+    expect_by_persona: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Assertions for personas other than ``persona`` (the access matrix asks every
+    persona; ``expect`` holds for ``persona`` only)."""
 
     @property
     def name(self) -> str:
@@ -133,8 +136,8 @@ def expand(value: Any, truth: dict[str, Any]) -> Any:
     return value
 
 
-def load_cases(paths: list[Path], truth: dict[str, Any]) -> list[Case]:
-    """Load scenario suites.
+def load_cases(paths: Sequence[Path | str], truth: dict[str, Any]) -> list[Case]:
+    """Load scenario suites (the scenario runner's and the access matrix's one reader).
 
     Args:
         paths: YAML files.
@@ -157,6 +160,7 @@ def load_cases(paths: list[Path], truth: dict[str, Any]) -> list[Case]:
                     ask=str(expand(raw["ask"], truth)),
                     expect=expand(raw.get("expect") or {}, truth),
                     approval=raw.get("approval"),
+                    expect_by_persona=expand(raw.get("expect_by_persona") or {}, truth),
                 )
             )
     return cases

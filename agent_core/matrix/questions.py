@@ -15,10 +15,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import yaml
 
 from agent_core import compare
 from agent_core.approval import ApprovalDecision, approve_all
@@ -26,10 +23,11 @@ from agent_core.cancel import CancelToken
 from agent_core.events import event_to_dict
 from agent_core.matrix.cells import QuestionCell, QuestionStatus
 from agent_core.record import TurnRecord
-from agent_core.scenarios import Case, check_answer, expand
+from agent_core.scenarios import Case, check_answer, load_cases
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+    from pathlib import Path
 
     from agent_core.approval import Approver
     from agent_core.events import ApprovalRequested
@@ -82,6 +80,9 @@ class MatrixQuestion:
 def load_questions(paths: Sequence[Path | str], truth: dict[str, Any]) -> list[MatrixQuestion]:
     """Read scenario suites as matrix questions (placeholders from the ground truth).
 
+    The suites are read by ``agent_core.scenarios.load_cases``, the scenario
+    runner's reader, so both see the same cases.
+
     Args:
         paths: Scenario YAML files.
         truth: Ground truth for ``${...}`` placeholders.
@@ -89,23 +90,17 @@ def load_questions(paths: Sequence[Path | str], truth: dict[str, Any]) -> list[M
     Returns:
         Questions in file order.
     """
-    out: list[MatrixQuestion] = []
-    for path in paths:
-        doc = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
-        suite = str(doc.get("suite") or Path(path).stem)
-        default = str(doc.get("as") or "hong")
-        for raw in doc.get("cases") or []:
-            out.append(
-                MatrixQuestion(
-                    case=f"{suite}/{raw['id']}",
-                    ask=str(expand(raw["ask"], truth)),
-                    persona=str(raw.get("as") or default),
-                    expect=expand(raw.get("expect") or {}, truth),
-                    expect_by_persona=expand(raw.get("expect_by_persona") or {}, truth),
-                    approval=raw.get("approval"),
-                )
-            )
-    return out
+    return [
+        MatrixQuestion(
+            case=c.name,
+            ask=c.ask,
+            persona=c.persona,
+            expect=c.expect,
+            expect_by_persona=c.expect_by_persona,
+            approval=c.approval,
+        )
+        for c in load_cases(paths, truth)
+    ]
 
 
 def adhoc_questions(texts: Sequence[str]) -> list[MatrixQuestion]:

@@ -45,6 +45,20 @@ def test_public_scenario_files_load_with_their_personas(tmp_path: Path) -> None:
     ]
 
 
+def test_expectations_for_other_personas_load_expanded(tmp_path: Path) -> None:
+    """``expect_by_persona`` (the access matrix's per-persona assertions) comes from the
+    one reader, placeholders filled in."""
+    suite = tmp_path / "s.yaml"
+    suite.write_text(
+        "suite: t\ncases:\n  - id: a\n    ask: x\n    expect: {contains: [a]}\n"
+        "    expect_by_persona:\n      cho: {contains: ['${childcare.next_days}일']}\n",
+        encoding="utf-8",
+    )
+    (case,) = load_cases([suite], TRUTH)
+    assert (case.persona, case.expect) == ("hong", {"contains": ["a"]})
+    assert case.expect_by_persona == {"cho": {"contains": ["25일"]}}
+
+
 @pytest.mark.parametrize(
     ("expect", "answer", "ok"),
     [
