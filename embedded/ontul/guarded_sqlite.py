@@ -46,7 +46,7 @@ from typing import Any
 from urllib.parse import quote
 
 from embedded.ontul.errors import QueryRefused
-from embedded.ontul.sql_rewrite import ALLOWED_FUNCTIONS
+from embedded.ontul.sql_validation import ALLOWED_FUNCTIONS
 
 QUERY_DEADLINE_S = 5.0
 """A statement using more CPU seconds than this is interrupted (default; servers may set less).

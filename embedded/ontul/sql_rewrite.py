@@ -61,12 +61,7 @@ from embedded.ontul.relations import (
     Relation,
 )
 from embedded.ontul.sql_validation import (
-    ALLOWED_FUNCTIONS,
     BARRIER_CTE_PREFIX,
-    MAX_NESTING,
-    MAX_PRINTF_WIDTH,
-    MAX_SQL_CHARS,
-    MAX_TREE_DEPTH,
     cte_in_scope,
     parse_single_select,
     refuse_forbidden_constructs,
@@ -77,21 +72,6 @@ if TYPE_CHECKING:
     from datetime import date
 
     from embedded.ontul.policy import Decision, PolicyEngine, UserRecord
-
-__all__ = [
-    "ALLOWED_FUNCTIONS",
-    "CTE_PREFIX",
-    "MAX_NESTING",
-    "MAX_PRINTF_WIDTH",
-    "MAX_SQL_CHARS",
-    "MAX_TREE_DEPTH",
-    "RewrittenQuery",
-    "SqlRewriter",
-    "denied_reads",
-    "quote_ident",
-    "relation_select",
-    "sqlite_fold",
-]
 
 
 @dataclass(frozen=True)
@@ -110,10 +90,6 @@ class RewrittenQuery:
     relations: tuple[str, ...]
     tables: frozenset[str]
     denied_reads: frozenset[tuple[str, str]]
-
-
-CTE_PREFIX = BARRIER_CTE_PREFIX
-"""The barrier CTEs are named ``_rel_1``, ``_rel_2``...; caller WITH names may not start so."""
 
 
 class _BacktickSQLite(SQLite):
@@ -282,7 +258,7 @@ class SqlRewriter:
         blocked: set[tuple[str, str]] = set(CREDENTIAL_COLUMNS) if physical else set()
         cte_names: dict[str, str] = {}
         for table, relation in refs:
-            name = cte_names.setdefault(relation.name, f"{CTE_PREFIX}{len(cte_names) + 1}")
+            name = cte_names.setdefault(relation.name, f"{BARRIER_CTE_PREFIX}{len(cte_names) + 1}")
             alias = table.args.get("alias")
             if alias is None:
                 alias = exp.TableAlias(this=exp.to_identifier(table.name))
