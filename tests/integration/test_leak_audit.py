@@ -43,6 +43,7 @@ from agent_core.cancel import CancelToken
 from agent_core.events import AnswerFinished, event_to_dict
 from agent_core.scenarios import load_cases, persona_password
 from agent_core.session import PersonaSession
+from tests.integration.matrix_surface import matrix_surface
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -184,8 +185,6 @@ def run_persona(
     stack: Stack, persona: str, questions: list[str], workdir: Path, logs: LogCapture
 ) -> PersonaRun:
     """Ask every question as ``persona``; save, export and audit like the app does."""
-    from matrix_surface import matrix_surface
-
     from desktop.export import turn_to_json, turn_to_markdown
     from desktop.history_store import HistoryStore
 
