@@ -486,6 +486,8 @@ class PersonaPane(QWidget):
         self.new_chat()
         self.conversation_id = conversation_id
         self.turns = [replay_turn(self, record) for record in records]
+        for turn in self.turns[:-1]:  # as after a live turn: only the last keeps its events
+            turn.events = []
 
     def history_pairs(self, limit: int = 5) -> list[tuple[str, str]]:
         """Earlier (question, answer) pairs of this conversation for the model's context.
@@ -779,6 +781,8 @@ class PersonaPane(QWidget):
         """The turn is over (and saved, when there is a history): say so."""
         self._update_activity()
         self.transcript.set_footer(self.footer_text(result))
+        if self.turns:  # the history keeps older turns' events; the pane needs the last only
+            self.turns[-1].events = []
         self.turns.append(result)
         if result.conversation_id:
             self.conversation_id = result.conversation_id

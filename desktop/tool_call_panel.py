@@ -82,8 +82,11 @@ class ToolCallPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(
             QFontMetrics(self.font()).height() * 2 + ToolCallDelegate.PADDING * 2 + 4
         )
-        # a question's first call is taller: it shows the question the calls answer
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # A question's first call is taller: it shows the question the calls answer.
+        # Its height is set once, when it is inserted (ResizeToContents would measure
+        # every row again on every streamed change: a stall with hundreds of calls).
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        model.rowsInserted.connect(self._size_new_rows)
         self.empty_label = QLabel(
             self.tr("Tool calls appear here as the assistant works."), self.table.viewport()
         )
@@ -117,6 +120,14 @@ class ToolCallPanel(QWidget):
         # resizing the panel: follow the viewport (the hint was cut to half its height)
         self.table.viewport().installEventFilter(self)
         self._update_empty()
+
+    def _size_new_rows(self, _parent: Any, first: int, last: int) -> None:
+        header = self.table.verticalHeader()
+        for row in range(first, last + 1):
+            call = self.model.index(row, 0).data(ROLE_CALL)
+            if call is not None and call.question:
+                extra = self.delegate.header_height(QFontMetrics(self.table.font()))
+                header.resizeSection(row, header.defaultSectionSize() + extra)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Keep the empty-state hint the size of the list's viewport."""

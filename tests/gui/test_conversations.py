@@ -128,6 +128,8 @@ def test_after_a_restart_the_last_conversation_comes_back_with_its_real_ends(
     assert kinds[3] == ("notice", "Stopped.")  # not "(cancelled)", not an answer
     assert [t.status for t in again.turns] == ["answered", "cancelled"]
     assert len(again.tools.calls) == 2 and again.tools.calls[1].question == "멈춤"
+    table = again.tool_panel.table  # a question's first call has room for the question
+    assert table.rowHeight(1) > table.verticalHeader().defaultSectionSize()
     assert all(r.footer.endswith(" s") for r in again.transcript.rows if r.kind != "user")
 
 
