@@ -215,6 +215,7 @@ class _Handler(BaseHTTPRequestHandler):
             request = parse_request(decode_body(raw))
             request, claimed = self._threaded(request)
             blocks = plan_reply(request)
+            reply = make_reply(request, blocks)
         except RequestError as exc:
             self._abort(claimed)
             self._send_json(exc.status, exc.body())
@@ -224,7 +225,6 @@ class _Handler(BaseHTTPRequestHandler):
             _log.exception("planner failed")
             self._send_json(500, error_body("the offline planner failed", "api_error"))
             return
-        reply = make_reply(request, blocks)
         if request.thread is not None:
             self._store(request, reply, claimed, len(raw))
         if not request.stream:
