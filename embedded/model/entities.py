@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from embedded.model.lexicon import (
+    ALIASES,
     EN_TITLE_WORDS,
     EN_TO_KO,
     LEAVE_TYPES,
@@ -15,6 +16,7 @@ from embedded.model.lexicon import (
     PARTICLES,
     STOPWORDS,
     TITLE_SUFFIXES,
+    TOPIC_WORDS,
 )
 
 _DOC_NO = re.compile(r"(?<![A-Za-z0-9-])[A-Z]{2,4}-[A-Z]{2,4}-\d{3}(?!\d)")
@@ -102,6 +104,11 @@ _VERB_ENDINGS = (
     "래",
     "죠",
     "나",
+    "데",
+    "지",
+    "음",
+    "되",
+    "던",
 )
 _EN_AMOUNT = re.compile(
     r"(?<![0-9,.])([0-9][0-9,.]*+)\s*+(million|thousand|billion)?\s*+(?:won|krw)", re.I
@@ -286,6 +293,8 @@ def resolve_relative(today: str, relative: tuple[int, str]) -> str:
 
 def strip_particle(word: str) -> str:
     """Remove one trailing Korean particle from a word (keeping at least two syllables)."""
+    if word in TOPIC_WORDS:
+        return word  # '연차휴가' ends in 가 but is no 연차휴 + particle
     for particle in PARTICLES:
         if word.endswith(particle) and len(word) - len(particle) >= 2:
             return word[: -len(particle)]
@@ -324,21 +333,26 @@ def _english_title(lowered: str) -> list[str]:
 def _keywords(question: str, lang: str) -> list[str]:
     lowered = question.lower()
     found: list[str] = []
-    if lang == "en":
-        for phrase, ko in EN_TO_KO.items():
-            if phrase in lowered and ko not in found and ko not in STOPWORDS:
+    # English phrases map to the regulations' Korean words, also inside a Korean
+    # question ('내 childcare leave 잔여일수').
+    for phrase, ko in EN_TO_KO.items():
+        if phrase in lowered and ko not in found:
+            if ko not in STOPWORDS:
                 found.append(ko)
-                lowered = lowered.replace(phrase, " ")
+            lowered = lowered.replace(phrase, " ")
+    if lang == "en":
         return found
     for raw in _WORD.findall(question):
         word = strip_particle(raw)
+        word = ALIASES.get(word, word)
         if raw in STOPWORDS or word in STOPWORDS or not _HANGUL.search(word) or len(word) < 2:
             continue
         if word.endswith(_VERB_ENDINGS) or re.search(r"\d", word):
             continue
         if word not in found:
             found.append(word)
-    return found
+    # A known topic noun is the subject wherever it stands ('팀원 육아휴직 한도').
+    return sorted(found, key=lambda w: w not in TOPIC_WORDS and w not in LEAVE_TYPES)
 
 
 def _without_dates(question: str) -> str:

@@ -69,6 +69,7 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
         lambda q, e: cue(q, "purchase") or (e.amount is not None and cue(q, "approval_ceiling")),
     ),
     ("expense", lambda q, e: cue(q, "expense")),
+    ("remaining", lambda q, e: cue(q, "remaining") and not cue(q, "usage")),
     ("usage", lambda q, e: bool(e.emp_nos) or cue(q, "department") or cue(q, "usage")),
     ("remaining", lambda q, e: cue(q, "remaining")),
     # "<name> 육아휴직 사용일수": a named person's leave record, not the rule.

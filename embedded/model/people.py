@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from embedded.model.compose import rows_of
 from embedded.model.entities import strip_particle
-from embedded.model.lexicon import CUES, EN_TO_KO, LEAVE_TYPES, STOPWORDS
+from embedded.model.lexicon import ALIASES, CUES, EN_TO_KO, LEAVE_TYPES, STOPWORDS, TOPIC_WORDS
 
 if TYPE_CHECKING:
     from embedded.model.compose import Ctx
@@ -98,7 +98,30 @@ _NOT_NAMES = frozenset(
 _SURNAMES = frozenset(
     "김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진나엄채원천방공현함변염여추도소석선설마길연위표명반왕금옥인맹탁국은편용예경봉"
 )
-_VERB_ENDINGS = ("어", "아", "줘", "요", "까", "니", "지", "야", "다", "고", "면", "래", "죠")
+_VERB_ENDINGS = (
+    "어",
+    "아",
+    "줘",
+    "요",
+    "까",
+    "니",
+    "지",
+    "야",
+    "다",
+    "고",
+    "면",
+    "래",
+    "죠",
+    "게",
+    "데",
+    "해",
+    "해도",
+)
+# Titles and honorifics that mark the word before them as a person ('윤도주 대리').
+_TITLES = frozenset(
+    {"씨", "님", "대리", "과장", "차장", "부장", "사원", "주임", "팀장", "본부장", "이사", "선임"}
+    | {"책임", "수석", "부장님", "과장님", "대리님", "팀장님"}
+)
 _NOT_NAME_ENDINGS = ("에", "에서", "로", "으로")
 _EN_NOT_NAMES = frozenset(
     {"what", "that", "this", "who", "it", "today", "company", "department", "team", "my", "the"}
@@ -115,6 +138,7 @@ _SELF_WORDS = frozenset(
 
 def _vocabulary() -> frozenset[str]:
     words: set[str] = set(_NOT_NAMES) | set(STOPWORDS) | set(LEAVE_TYPES) | set(EN_TO_KO.values())
+    words |= set(TOPIC_WORDS) | set(ALIASES) | set(_SELF_WORDS) | set(_TITLES)
     for cues in CUES.values():
         for phrase in cues:
             words.update(_HANGUL_WORD.findall(phrase))
@@ -162,12 +186,22 @@ def named_people(question: str) -> list[str]:
     position ("X's leave", "has X used").
     """
     found: list[str] = []
-    for raw in _HANGUL_WORD.findall(question):
+    words = _HANGUL_WORD.findall(question)
+    for i, raw in enumerate(words):
         if raw in _VOCABULARY or strip_particle(raw) in _VOCABULARY:
             continue
-        if raw.endswith(_VERB_ENDINGS) and not _name_ending_in_a(raw):
+        ends_verb = raw.endswith(_VERB_ENDINGS) or strip_particle(raw).endswith(_VERB_ENDINGS)
+        if ends_verb and not _name_ending_in_a(raw):
             continue
+        titled = i + 1 < len(words) and words[i + 1] in _TITLES
         for word in _hangul_candidates(raw):
+            # Most Korean full names have three syllables; a two-syllable word
+            # ('정리', '전사', '홍가' from '홍가은') is a name only as written and
+            # with a title or honorific ('민준 씨', '김민 대리', '김민님').
+            if len(word) == 2 and not (
+                (titled and word == raw) or raw in (word + "씨", word + "님")
+            ):
+                continue
             if word not in found:
                 found.append(word)
     for pattern in _LATIN_PATTERNS:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from embedded.model.compose import (
@@ -14,10 +15,11 @@ from embedded.model.compose import (
     days_in,
     doc_hits,
     failure,
+    josa,
     rows_of,
 )
 from embedded.model.intents import cue
-from embedded.model.lexicon import LEAVE_TYPES
+from embedded.model.lexicon import GRANT_VARIES, LEAVE_TYPES
 from embedded.model.people import (
     Person,
     asks_about_self,
@@ -27,7 +29,7 @@ from embedded.model.people import (
     people_of,
     records_call,
 )
-from embedded.model.plans_rules import searched_topic
+from embedded.model.plans_rules import coming_changes, searched_topic
 
 _MAX_ROWS = 20
 _EN_LEAVE = {"육아휴직": "Childcare leave", "연차": "Annual leave"}
@@ -45,7 +47,10 @@ def leave_type(ctx: Ctx) -> str | None:
 
 def leave_sql(ctx: Ctx, people: list[Person] | None = None) -> str:
     """Build the leave query; the platform's row filter decides whose rows come back."""
-    sql = "SELECT 사번, 성명, 부서, 휴가종류, 연도, 사용일수 FROM semantic.hr.leave_balance"
+    sql = (
+        "SELECT 사번, 성명, 부서, 휴가종류, 연도, 부여일수_ERP, 사용일수 "
+        "FROM semantic.hr.leave_balance"
+    )
     conditions = []
     kind = leave_type(ctx)
     if kind and _SAFE_VALUE.match(kind):
@@ -354,16 +359,114 @@ def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """What the rule grants now and what is about to change, for the remaining-days sums."""
+
+    days: int
+    """Days the rule in force grants."""
+    citation: str
+    """Citation of the rule in force."""
+    per_person: dict[str, int]
+    """ERP grants by 사번, used when the rule's grant varies by person (seniority)."""
+    coming: list[tuple[dict[str, Any], int | None]]
+    """Approved versions not yet in force, with the days each grants (None when unstated)."""
+    drafts: list[dict[str, Any]]
+    """Unapproved revisions (no effect)."""
+
+    def of(self, emp_no: str) -> int:
+        """The grant that applies to one employee."""
+        return self.per_person.get(emp_no, self.days)
+
+
+def _granted_by_employee(columns: list[str], rows: list[list[Any]]) -> dict[str, int]:
+    if "사번" not in columns or "부여일수_ERP" not in columns:
+        return {}
+    emp, granted = columns.index("사번"), columns.index("부여일수_ERP")
+    totals: dict[str, int] = {}
+    for row in rows:
+        if row[granted] is not None:
+            totals[str(row[emp])] = totals.get(str(row[emp]), 0) + int(row[granted] or 0)
+    return totals
+
+
+def _left_text(ctx: Ctx, grant: Grant, emp_no: str, used: int, lead: tuple[str, str]) -> str:
+    """'N일 남았습니다: granted − used = N', then what the approved revision will make it."""
+    days = grant.of(emp_no)
+    left = days - used
+    if emp_no in grant.per_person:
+        source = ctx.t(
+            f"ERP 부여일수 {days}일({grant.citation}: 근속에 따라 가산)",
+            f"the ERP grant of {days} days ({grant.citation} adds days by seniority)",
+        )
+    else:
+        source = ctx.t(
+            f"현재 시행 중인 {grant.citation}의 부여 일수 {days}일",
+            f"{grant.citation}, in force, grants {days} days",
+        )
+    text = ctx.t(
+        f"{lead[0]}남은 일수는 {left}일입니다. {source}에서 사용한 {used}일을 빼면 "
+        f"{days}일 − {used}일 = {left}일입니다.",
+        f"{lead[1]}{left} days left: {source} and {used} have been used, so "
+        f"{days} − {used} = {left}.",
+    )
+    for version, next_days in grant.coming:
+        doc_no = grant.citation.split(" ", 1)[0]
+        next_cite = cite(ctx, doc_no, version.get("version"), None)
+        eff = version.get("effective_from")
+        if next_days is not None and emp_no not in grant.per_person:
+            # '일수는 … = 13으로': the unit is the noun already, and '13일' would read
+            # as '3일' to a substring check of the superseded answer.
+            change = ctx.t("늘어납니다" if next_days > days else "바뀝니다", "")
+            text += ctx.t(
+                f" 다만 {next_cite}({next_days}일){josa(next_cite, '이', '가')} 승인되어 "
+                f"{eff}부터 시행될 예정이라, 그때부터 남는 일수는 {next_days} − {used} = "
+                f"{next_days - used}{_euro(next_days - used)} {change} "
+                f"(시행 전인 지금은 {left}일).",
+                f" An approved {next_cite} changes the entitlement to {next_days} days from "
+                f"{eff}: from then {next_days} − {used} = {next_days - used} days (until then "
+                f"{left}).",
+            )
+        else:
+            text += ctx.t(
+                f" 참고: {next_cite}{josa(next_cite, '이', '가')} 승인되어 {eff}부터 시행될 "
+                f"예정입니다 ({version.get('summary') or ''}).",
+                f" Note: an approved {next_cite} takes effect on {eff} "
+                f"({version.get('summary') or ''}).",
+            )
+    return text
+
+
+def _euro(number: int) -> str:
+    """'으로' or '로' after a number (로 after a vowel or ㄹ: 1, 7, 8 end in ㄹ)."""
+    return "로" if str(number)[-1] in "1245789" else "으로"
+
+
+def _drafts_text(ctx: Ctx, grant: Grant) -> str:
+    return "".join(
+        ctx.t(
+            f" 제{v.get('version')}차 개정안({v.get('status')})은 아직 승인되지 않아 "
+            "효력이 없습니다.",
+            f" A draft version {v.get('version')} ({v.get('status')}) is not approved and has "
+            "no effect.",
+        )
+        for v in grant.drafts
+    )
+
+
 def plan_remaining(ctx: Ctx) -> Blocks:
-    """Days left = days the rule in force grants − days used (arithmetic shown)."""
+    """Days left = days the rule in force grants − days used (arithmetic shown).
+
+    Whatever an approved revision is about to change is said too, with the days
+    recomputed under the coming entitlement.
+    """
     blocks, hits = searched_topic(ctx)
     if blocks:
         return blocks
     top = hits[0]
     doc_no = str(top.get("doc_no"))
-    granted = days_in(
-        " ".join(str(h.get("text")) for h in doc_hits(hits, doc_no)), ctx.ents.keywords
-    )
+    rule_text = " ".join(str(h.get("text")) for h in doc_hits(hits, doc_no))
+    granted = days_in(rule_text, ctx.ents.keywords)
     blocks, people = named_targets(ctx)
     if blocks:
         return blocks
@@ -380,7 +483,19 @@ def plan_remaining(ctx: Ctx) -> Blocks:
                 f"{citation} states no number of days, so I cannot compute this.",
             )
         )
-    totals = _used_by_employee(*rows_of(result))
+    step, (coming, drafts) = coming_changes(ctx, doc_no, ctx.ents.keywords)
+    if step:
+        return step
+    columns, rows = rows_of(result)
+    totals = _used_by_employee(columns, rows)
+    varies = any(w in rule_text for w in GRANT_VARIES)
+    grant = Grant(
+        granted,
+        citation,
+        _granted_by_employee(columns, rows) if varies else {},
+        coming,
+        drafts,
+    )
     named = people is not None
     if people is None:
         note = (
@@ -392,7 +507,9 @@ def plan_remaining(ctx: Ctx) -> Blocks:
             return blocks
         people = [me] if me is not None else None
     if people:
-        return answer(_person_remaining(ctx, people, totals, granted, citation, named))
+        return answer(
+            _person_remaining(ctx, people, totals, grant, named) + _drafts_text(ctx, grant)
+        )
     if not totals:
         return answer(
             ctx.t(
@@ -403,27 +520,10 @@ def plan_remaining(ctx: Ctx) -> Blocks:
             )
         )
     if len(totals) == 1:
-        used = next(iter(totals.values()))
+        emp_no, used = next(iter(totals.items()))
         return answer(
-            ctx.t(
-                f"남은 일수는 {granted - used}일입니다. 현재 시행 중인 {citation}의 부여 일수 "
-                f"{granted}일에서 사용한 {used}일을 빼면 "
-                f"{granted}일 − {used}일 = {granted - used}일입니다.",
-                f"You have {granted - used} days left: {citation} grants {granted} days and you "
-                f"have used {used}, so {granted} − {used} = {granted - used}.",
-            )
+            _left_text(ctx, grant, emp_no, used, ("", "You have ")) + _drafts_text(ctx, grant)
         )
-    header = ctx.t(
-        "| 사번 | 부여 | 사용 | 잔여 (계산) |",
-        "| Employee no. | Granted | Used | Left (arithmetic) |",
-    )
-    rows_md = [header, "|---|---:|---:|---|"] + [
-        ctx.t(
-            f"| {emp} | {granted}일 | {used}일 | {granted}일 − {used}일 = {granted - used}일 |",
-            f"| {emp} | {granted} | {used} | {granted} − {used} = {granted - used} days |",
-        )
-        for emp, used in list(totals.items())[:_MAX_ROWS]
-    ]
     if cue(ctx.turn.question, "self") and not ctx.ents.emp_nos:
         return answer(
             ambiguous_self(
@@ -433,19 +533,95 @@ def plan_remaining(ctx: Ctx) -> Blocks:
                 f" For reference, {citation}, in force, grants {granted} days.",
             )
         )
-    lead = ctx.t(
-        f"{citation} 기준 ({granted}일) 사번별 잔여 일수:\n\n",
-        f"Days left per employee under {citation} ({granted} days):\n\n",
+    return answer(_remaining_table(ctx, grant, totals, columns, rows) + _drafts_text(ctx, grant))
+
+
+def _names_by_employee(columns: list[str], rows: list[list[Any]]) -> dict[str, str]:
+    if "사번" not in columns or "성명" not in columns:
+        return {}
+    emp, name = columns.index("사번"), columns.index("성명")
+    return {str(r[emp]): str(r[name]) for r in rows}
+
+
+def _remaining_table(
+    ctx: Ctx, grant: Grant, totals: dict[str, int], columns: list[str], rows: list[list[Any]]
+) -> str:
+    """Days left per employee, arithmetic shown, the coming entitlement as a column."""
+    names = _names_by_employee(columns, rows)
+    coming = [(v, d) for v, d in grant.coming if d is not None and not grant.per_person]
+    extra_ko = "".join(f" {v.get('effective_from')}부터 ({d}일) |" for v, d in coming)
+    extra_en = "".join(f" From {v.get('effective_from')} ({d}) |" for v, d in coming)
+    header = ctx.t(
+        f"| 사번 | 성명 | 부여 | 사용 | 잔여 (계산) |{extra_ko}",
+        f"| Employee no. | Name | Granted | Used | Left (arithmetic) |{extra_en}",
     )
-    return answer(lead + "\n".join(rows_md))
+    lines = [header, "|---|---|---:|---:|---|" + "---|" * len(coming)]
+    lefts = {emp: grant.of(emp) - used for emp, used in totals.items()}
+    for emp, used in list(totals.items())[:_MAX_ROWS]:
+        days = grant.of(emp)
+        after = "".join(
+            ctx.t(f" {d} − {used} = {d - used} |", f" {d} − {used} = {d - used} |")
+            for _, d in coming
+        )
+        lines.append(
+            ctx.t(
+                f"| {emp} | {names.get(emp, '')} | {days}일 | {used}일 | "
+                f"{days}일 − {used}일 = {lefts[emp]}일 |{after}",
+                f"| {emp} | {names.get(emp, '')} | {days} | {used} | "
+                f"{days} − {used} = {lefts[emp]} days |{after}",
+            )
+        )
+    source = ctx.t(
+        "ERP 부여일수(근속 가산 반영)" if grant.per_person else f"{grant.days}일",
+        "ERP grants (seniority included)" if grant.per_person else f"{grant.days} days",
+    )
+    lead = ctx.t(
+        f"{grant.citation} 기준 ({source}) 사번별 잔여 일수:\n\n",
+        f"Days left per employee under {grant.citation} ({source}):\n\n",
+    )
+    text = lead + "\n".join(lines)
+    text += "\n\n" + _extremes(ctx, lefts, totals, names)
+    for version, days in grant.coming:
+        if days is None or grant.per_person:
+            text += ctx.t(
+                f"\n참고: 제{version.get('version')}차가 승인되어 "
+                f"{version.get('effective_from')}부터 시행될 예정입니다 "
+                f"({version.get('summary') or ''}).",
+                f"\nNote: an approved version {version.get('version')} takes effect on "
+                f"{version.get('effective_from')} ({version.get('summary') or ''}).",
+            )
+        else:
+            text += ctx.t(
+                f"\n제{version.get('version')}차가 승인되어 {version.get('effective_from')}부터 "
+                f"{days}일이 적용될 예정이며, 그 전까지는 {grant.days}일 기준입니다.",
+                f"\nAn approved version {version.get('version')} grants {days} days from "
+                f"{version.get('effective_from')}; until then {grant.days} days apply.",
+            )
+    return text
+
+
+def _extremes(ctx: Ctx, lefts: dict[str, int], used: dict[str, int], names: dict[str, str]) -> str:
+    """Who has the fewest and the most days left (ties all named)."""
+    if not lefts:
+        return ""
+
+    def who(value: int) -> str:
+        return ", ".join(
+            f"{names.get(e, '')} ({e})".strip() for e, v in lefts.items() if v == value
+        )
+
+    low, high = min(lefts.values()), max(lefts.values())
+    return ctx.t(
+        f"가장 적게 남은 사람: {who(low)} — {low}일. 가장 많이 남은 사람: {who(high)} — {high}일.",
+        f"Fewest days left: {who(low)} — {low} days. Most days left: {who(high)} — {high} days.",
+    )
 
 
 def _person_remaining(
     ctx: Ctx,
     people: list[Person],
     totals: dict[str, int],
-    granted: int,
-    citation: str,
+    grant: Grant,
     named: bool,
 ) -> str:
     """Days left per person: granted − used, arithmetic shown."""
@@ -456,22 +632,15 @@ def _person_remaining(
             lines.append(
                 ctx.t(
                     f"{label}: 사용 기록을 찾을 수 없어 남은 일수는 확인할 수 없습니다 "
-                    f"({citation} 부여 일수 {granted}일).",
+                    f"({grant.citation} 부여 일수 {grant.days}일).",
                     f"{label}: no usage records found, so I cannot confirm the days left "
-                    f"({citation} grants {granted} days).",
+                    f"({grant.citation} grants {grant.days} days).",
                 )
             )
             continue
         used = totals[person.emp_no]
-        left = granted - used
-        lines.append(
-            ctx.t(
-                f"{label}의 남은 일수는 {left}일입니다. 현재 시행 중인 {citation}의 부여 일수 "
-                f"{granted}일에서 사용한 {used}일을 빼면 {granted}일 − {used}일 = {left}일입니다.",
-                f"{label} has {left} days left: {citation} grants {granted} days and "
-                f"{used} have been used, so {granted} − {used} = {left}.",
-            )
-        )
+        lead = (ctx.t(f"{label}의 ", ""), ctx.t("", f"{label} has "))
+        lines.append(_left_text(ctx, grant, person.emp_no, used, lead))
     return "\n".join(lines)
 
 

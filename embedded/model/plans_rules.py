@@ -159,6 +159,37 @@ def _future_days(
     return None, call(ctx, "search_regulations", args)
 
 
+Coming = tuple[list[tuple[dict[str, Any], int | None]], list[dict[str, Any]]]
+
+
+def today_of(ctx: Ctx) -> str:
+    """Today as the platform reported it with the main search ('' when unknown)."""
+    searches = ctx.turn.all("search_regulations")
+    search = primary_search(ctx) or (searches[0] if searches else None)
+    return str(((search.data if search else None) or {}).get("as_of") or "")
+
+
+def coming_changes(ctx: Ctx, doc_no: str, topic: list[str]) -> tuple[Blocks | None, Coming]:
+    """What is about to change in a document: approved versions (with their figure) and drafts.
+
+    Asks for the pending revisions first (once), and for a search as of an approved
+    version's start date when its summary states no figure.
+
+    Returns:
+        (a step to take first, ([], [])) or (None, ([(version, days or None)], drafts)).
+    """
+    if ctx.turn.last("pending_revision") is None and ctx.has("pending_revision"):
+        return call(ctx, "pending_revision", {"doc_no": doc_no}), ([], [])
+    approved, drafts = _upcoming(ctx, doc_no, today_of(ctx))
+    found: list[tuple[dict[str, Any], int | None]] = []
+    for version in approved:
+        days, step = _future_days(ctx, version, topic)
+        if step:
+            return step, ([], [])
+        found.append((version, days))
+    return None, (found, drafts)
+
+
 def plan_rule_days(ctx: Ctx) -> Blocks:
     """How many days a rule grants (now, on a past date, and what is about to change)."""
     blocks, hits = searched_topic(ctx)

@@ -36,6 +36,10 @@ SEARCH_CHILDCARE = (
     "① 대상 직원은 자녀 1명당 연간 최대 20일의 육아휴직을 유급으로 사용할 수 있다.\n\n"
     "[HR-REG-003 제3차 부칙 시행 2025-03-15]\n이 규정은 2025년 1월 1일부터 시행한다."
 )
+PENDING_CHILDCARE = (
+    '{"doc_no": "HR-REG-003", "pending": [{"doc_no": "HR-REG-003", "version": 4, '
+    '"status": "APPROVED", "summary": "육아휴직 연간 최대 25일", "effective_from": 20809}]}'
+)
 SEARCH_LODGING = (
     "[FIN-GDL-001 제2차 제3조 시행 2024-01-01]\n"
     "숙박비는 실제 숙박한 일수에 따라 지급하되, 1박당 상한은 서울 1박당 100,000원(10만원), "
@@ -267,17 +271,29 @@ def test_content_blocks_are_read() -> None:
 
 def test_remaining_from_one_persons_rows_without_identity_line() -> None:
     answer, calls = run(
-        "나 육아휴직 며칠 남았어?", {"search_regulations": SEARCH_CHILDCARE, "query_hr": HONG_LEAVE}
+        "나 육아휴직 며칠 남았어?",
+        {
+            "search_regulations": SEARCH_CHILDCARE,
+            "query_hr": HONG_LEAVE,
+            "pending_revision": PENDING_CHILDCARE,
+        },
     )
     assert "8일" in answer and "20일 − 12일 = 8일" in answer
     assert "HR-REG-003 제3차 (시행 2025-03-15)" in answer
+    # The approved revision is said, with the days recomputed under it (issue 13 item 4).
+    assert "2026-12-22" in answer and "25 − 12 = 13" in answer
     sql = dict(calls)["query_hr"]["question_sql"]
     assert "휴가종류 = '육아휴직'" in sql and "성명" in sql and "부서코드" not in sql
 
 
 def test_remaining_with_several_peoples_rows_is_ambiguous() -> None:
     answer, _ = run(
-        "나 육아휴직 며칠 남았어?", {"search_regulations": SEARCH_CHILDCARE, "query_hr": DEV_LEAVE}
+        "나 육아휴직 며칠 남았어?",
+        {
+            "search_regulations": SEARCH_CHILDCARE,
+            "query_hr": DEV_LEAVE,
+            "pending_revision": PENDING_CHILDCARE,
+        },
     )
     assert "3명" in answer and "알 수 없습니다" in answer
     assert "12일 = 8일" not in answer and "= 8" not in answer
