@@ -251,6 +251,8 @@ class MatrixWorker(QObject):
 
     progress = Signal(int, int)
     """(done, total) question cells."""
+    busy = Signal(str, bool)
+    """(persona, waiting): a cell waits while that persona's pane runs a turn."""
     finished = Signal(object)
     """The ``MatrixRun``."""
     failed = Signal(str)
@@ -268,6 +270,7 @@ class MatrixWorker(QObject):
             run = run_matrix(
                 cancel=self.cancel,
                 on_progress=lambda done, total, _cell: self.progress.emit(done, total),
+                on_busy=self.busy.emit,
                 **self._job,
             )
         except Exception as exc:  # shown in the view; the app keeps running
@@ -297,6 +300,10 @@ class MatrixView(QWidget):
         self.question_file: Path | None = None
         self._thread: QThread | None = None
         self._worker: MatrixWorker | None = None
+        self._waiting: dict[str, int] = {}
+        """Cells waiting per persona whose session is running a turn of its own."""
+        self._running_text = ""
+        """The status line of the running matrix (shown again when no cell waits)."""
         self._build_ui()
         sessions.changed.connect(self._refresh_personas)
         self._refresh_personas()
@@ -467,6 +474,7 @@ class MatrixView(QWidget):
         worker.moveToThread(thread)
         thread.started.connect(worker.run)
         worker.progress.connect(self._on_progress)
+        worker.busy.connect(self._on_busy)
         worker.finished.connect(self._on_finished)
         worker.failed.connect(self._on_failed)
         direct = Qt.ConnectionType.DirectConnection
@@ -474,7 +482,8 @@ class MatrixView(QWidget):
         worker.failed.connect(thread.quit, direct)
         self._thread, self._worker = thread, worker
         self._set_running(True)
-        self.status.setText(self.tr("Probing as {0}…").format(", ".join(personas)))
+        self._running_text = self.tr("Probing as {0}…").format(", ".join(personas))
+        self.status.setText(self._running_text)
         thread.start()
         return True
 
@@ -496,10 +505,36 @@ class MatrixView(QWidget):
         if self._thread is not None:
             self._thread.wait(30000)
         self._thread, self._worker = None, None
+        self._waiting.clear()
+        self._show_waiting()
 
     def _on_progress(self, done: int, total: int) -> None:
         self.progress.setRange(0, total)
         self.progress.setValue(done)
+
+    def _on_busy(self, persona: str, waiting: bool) -> None:
+        """Say which personas' sessions are busy with their own turn (the cells wait)."""
+        count = self._waiting.get(persona, 0) + (1 if waiting else -1)
+        if count > 0:
+            self._waiting[persona] = count
+        else:
+            self._waiting.pop(persona, None)
+        self._show_waiting()
+
+    def _show_waiting(self) -> None:
+        if not self._waiting:
+            self.progress.setFormat(self.tr("%v / %m cells"))
+            if self._thread is not None:
+                self.status.setText(self._running_text)
+            return
+        self.progress.setFormat(self.tr("%v / %m — busy — waiting"))
+        self.progress.setTextVisible(True)
+        wide = self.progress.fontMetrics().horizontalAdvance(self.progress.text()) + 24
+        self.progress.setMinimumWidth(max(self.progress.minimumWidth(), wide))  # not clipped
+        names = ", ".join(self.sessions.label(p) for p in sorted(self._waiting))
+        self.status.setText(
+            self.tr("{0}: busy — waiting for the question running in the pane to end").format(names)
+        )
 
     def _on_finished(self, run: MatrixRun) -> None:
         self._join()

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from agent_core import compare
 from agent_core.approval import ApprovalDecision, approve_all
 from agent_core.cancel import CancelToken
-from agent_core.events import event_to_dict
+from agent_core.events import TurnFailed, event_to_dict
 from agent_core.matrix.cells import QuestionCell, QuestionStatus
 from agent_core.record import TurnRecord
 from agent_core.scenarios import Case, check_answer, load_cases
@@ -30,11 +30,14 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from agent_core.approval import Approver
-    from agent_core.events import ApprovalRequested
+    from agent_core.events import AgentEvent, ApprovalRequested
     from agent_core.session import PersonaSession
 
 DEFAULT_WORKERS = 4
 """Turns running at once (the offline model and platform share two cores)."""
+
+BUSY_POLL_S = 0.1
+"""How often a cell waiting for a busy borrowed session looks again."""
 
 
 def answer_figures(answer: str) -> tuple[str, ...]:
@@ -115,6 +118,12 @@ def adhoc_questions(texts: Sequence[str]) -> list[MatrixQuestion]:
     return [MatrixQuestion(f"adhoc/{i}", t) for i, t in enumerate(texts, 1) if t.strip()]
 
 
+def _refused_as_busy(event: AgentEvent | None) -> bool:
+    """True for the answer of a session already running a turn: refused before it began
+    (``PersonaSession`` runs one turn at a time and refuses a second one at once)."""
+    return isinstance(event, TurnFailed) and event.failure == "refused"
+
+
 def _deny_writes(request: ApprovalRequested) -> ApprovalDecision:
     return ApprovalDecision(False, "the question matrix never writes (approvals are denied)")
 
@@ -181,7 +190,11 @@ class QuestionMatrixRunner:
         max_workers: Turns at once.
         allow_writes: Honour a case's ``approval: approve`` (writes to the platform).
         borrowed: ``login`` hands out sessions someone else owns (one per persona,
-            never closed here) instead of logging in new ones.
+            never closed here) instead of logging in new ones. While such a session
+            runs a turn of its own (its persona pane), the cell waits for it: never a
+            second turn at once on one session.
+        on_busy: Called ``(persona, True)`` when a cell starts waiting for a busy
+            session and ``(persona, False)`` when the wait ends.
     """
 
     def __init__(
@@ -192,9 +205,11 @@ class QuestionMatrixRunner:
         max_workers: int = DEFAULT_WORKERS,
         allow_writes: bool = False,
         borrowed: bool = False,
+        on_busy: Callable[[str, bool], None] | None = None,
     ) -> None:
         self.login = login
         self.borrowed = borrowed
+        self.on_busy = on_busy
         self.truth = truth or {}
         self.max_workers = max(1, max_workers)
         self.allow_writes = allow_writes
@@ -222,6 +237,21 @@ class QuestionMatrixRunner:
             return "fail", fails, notes
         return ("pass" if asserted else "answered"), [], notes
 
+    def _wait_until_free(self, session: PersonaSession, persona: str, cancel: CancelToken) -> bool:
+        """Wait while ``session`` runs a turn someone else started; False when cancelled."""
+        if not session.busy:
+            return True
+        if self.on_busy is not None:
+            self.on_busy(persona, True)
+        try:
+            while session.busy:
+                if cancel.wait(BUSY_POLL_S):
+                    return False
+            return True
+        finally:
+            if self.on_busy is not None:
+                self.on_busy(persona, False)
+
     def run_cell(
         self, pool: _SessionPool, question: MatrixQuestion, persona: str, cancel: CancelToken
     ) -> QuestionCell:
@@ -241,10 +271,20 @@ class QuestionMatrixRunner:
         remove = cancel.on_cancel(turn_cancel.cancel)
         record = TurnRecord(persona=persona, question=question.ask)
         try:
-            for event in session.run_turn(
-                question.ask, approver=self._approver(question), cancel=turn_cancel
-            ):
-                record.apply(event)
+            while True:
+                if not self._wait_until_free(session, persona, cancel):
+                    return QuestionCell(persona, question.case, question.ask, "cancelled")
+                events = session.run_turn(
+                    question.ask, approver=self._approver(question), cancel=turn_cancel
+                )
+                first = next(events, None)
+                if _refused_as_busy(first):
+                    continue  # its pane began a turn after the check: wait for that one too
+                if first is not None:
+                    record.apply(first)
+                for event in events:
+                    record.apply(event)
+                break
         finally:
             remove()
             pool.release(persona, session)

@@ -51,6 +51,7 @@ def run_matrix(
     borrowed_sessions: bool = False,
     cancel: CancelToken | None = None,
     on_progress: Callable[[int, int, QuestionCell], None] | None = None,
+    on_busy: Callable[[str, bool], None] | None = None,
 ) -> MatrixRun:
     """Probe access as every persona, ask the questions, diff against a baseline.
 
@@ -67,9 +68,12 @@ def run_matrix(
         max_workers: Turns at once.
         allow_writes: Let cases with ``approval: approve`` write.
         borrowed_sessions: ``login`` returns sessions the caller owns (the app's
-            signed-in ones): one turn at a time per persona, none closed.
+            signed-in ones): one turn at a time per persona, none closed, and a
+            cell waits while its persona's session runs a turn of its own.
         cancel: Cancels probing and turns.
         on_progress: ``(done, total, cell)`` after each question cell.
+        on_busy: ``(persona, waiting)`` when a cell starts (True) or stops (False)
+            waiting for that persona's busy session.
 
     Returns:
         The run.
@@ -106,6 +110,7 @@ def run_matrix(
             max_workers=max_workers,
             allow_writes=allow_writes,
             borrowed=borrowed_sessions,
+            on_busy=on_busy,
         )
         run.questions = runner.run(questions, personas, cancel, on_progress)
     if baseline is not None:

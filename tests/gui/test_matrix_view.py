@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 
+from agent_core.approval import ApprovalDecision
+from agent_core.cancel import CancelToken
 from agent_core.scenarios import persona_password
 from agent_core.session import PersonaSession
 from desktop.matrix_view import MatrixView, status_colors
@@ -129,6 +132,48 @@ def test_question_run_shows_progress_and_cancel_ends_it(qtbot: Any, view: Matrix
     statuses = {q.status for q in cancelled.args[0].questions}
     assert "cancelled" in statuses or statuses <= {"answered", "pass"}
     assert view.ask_button.isEnabled() and not view.cancel_button.isEnabled()
+
+
+def test_a_persona_busy_in_its_pane_is_waited_for(
+    qtbot: Any, view: MatrixView, registry: SessionRegistry
+) -> None:
+    """hong's pane runs a turn (held at its approval): the matrix says it waits, and asks
+    as hong only after that turn ended — never a second turn on one session."""
+    hong = registry.get("hong")
+    asked, release = threading.Event(), threading.Event()
+
+    def approver(_request: Any) -> ApprovalDecision:
+        asked.set()
+        release.wait(60)
+        return ApprovalDecision(False, "the test's person denies the write")
+
+    pane_events: list[Any] = []
+    pane = threading.Thread(
+        target=lambda: pane_events.extend(
+            hong.run_turn(
+                "육아지원규정 3차 개정 요청 넣어줘", approver=approver, cancel=CancelToken()
+            )
+        ),
+        name="pane-turn",
+    )
+    pane.start()
+    try:
+        assert asked.wait(60) and hong.busy
+        view.question_edit.setText("육아휴직 며칠까지 쓸 수 있어?")
+        with qtbot.waitSignal(view.run_finished, timeout=60000) as done:
+            view.ask_button.click()
+            qtbot.waitUntil(lambda: "busy — waiting" in view.progress.format(), timeout=30000)
+            assert "(hong): busy — waiting" in view.status.text()
+            assert view.progress.text().endswith("busy — waiting")
+            release.set()
+    finally:
+        release.set()
+        pane.join(60)
+    cells = {q.persona: q for q in done.args[0].questions}
+    assert cells["hong"].status == "answered", cells["hong"]  # not refused as a second turn
+    assert cells["hong"].answer
+    assert pane_events[-1].kind == "answer_finished"  # the pane's own turn was not disturbed
+    assert "busy" not in view.progress.format() and "busy" not in view.status.text()
 
 
 def test_status_colours_follow_light_and_dark_palettes() -> None:

@@ -159,6 +159,56 @@ def test_a_changed_figure_and_a_new_failure_are_named(stack: Stack, suite_file: 
     assert days in figures.after and days not in figures.before
 
 
+def test_a_borrowed_session_busy_with_its_own_turn_is_waited_for(
+    stack: Stack, no_thread_left: None
+) -> None:
+    """The app's session runs a turn (held at its approval); the matrix cell on that
+    session waits, says so, and runs after it: never two turns at once on one session."""
+    from agent_core.approval import ApprovalDecision
+    from agent_core.matrix.questions import QuestionMatrixRunner
+
+    truth = stack.truth
+    session = PersonaSession.login(
+        stack.endpoints, "hong", persona_password(truth, "hong"), audit=False
+    )
+    asked, release = threading.Event(), threading.Event()
+    waits: list[tuple[str, bool]] = []
+
+    def approver(_request: Any) -> ApprovalDecision:
+        asked.set()
+        release.wait(60)
+        return ApprovalDecision(False, "the test's person denies the write")
+
+    def on_busy(persona: str, waiting: bool) -> None:
+        waits.append((persona, waiting))
+        release.set()  # the cell is waiting: let the pane's turn finish
+
+    own: list[Any] = []
+    pane = threading.Thread(
+        target=lambda: own.extend(
+            session.run_turn(
+                "육아지원규정 3차 개정 요청 넣어줘", approver=approver, cancel=CancelToken()
+            )
+        )
+    )
+    try:
+        pane.start()
+        assert asked.wait(60) and session.busy
+        runner = QuestionMatrixRunner(
+            lambda _p: session, truth, borrowed=True, on_busy=on_busy, max_workers=2
+        )
+        cells = runner.run(
+            adhoc_questions(["육아휴직 며칠까지 쓸 수 있어?", "내 연락처 알려줘"]), ["hong"]
+        )
+    finally:
+        release.set()
+        pane.join(60)
+        session.close()
+    assert waits[0] == ("hong", True) and waits[-1] == ("hong", False)
+    assert [c.status for c in cells] == ["answered", "answered"], [c.failures for c in cells]
+    assert own[-1].kind == "answer_finished"
+
+
 def test_answer_figures() -> None:
     text = "HR-REG-003 제3차(2025-03-15 시행)에 따라 20일, 남은 일수 8일; 220,000원"
     assert answer_figures(text) == ("2025-03-15", "20일", "220,000원", "8일", "HR-REG-003", "제3차")
