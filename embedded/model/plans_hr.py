@@ -581,8 +581,8 @@ def _remaining_table(
     )
     text = lead + "\n".join(lines)
     text += "\n\n" + _extremes(ctx, lefts, totals, names)
-    for version, days in grant.coming:
-        if days is None or grant.per_person:
+    for version, next_days in grant.coming:
+        if next_days is None or grant.per_person:
             text += ctx.t(
                 f"\n참고: 제{version.get('version')}차가 승인되어 "
                 f"{version.get('effective_from')}부터 시행될 예정입니다 "
@@ -593,8 +593,8 @@ def _remaining_table(
         else:
             text += ctx.t(
                 f"\n제{version.get('version')}차가 승인되어 {version.get('effective_from')}부터 "
-                f"{days}일이 적용될 예정이며, 그 전까지는 {grant.days}일 기준입니다.",
-                f"\nAn approved version {version.get('version')} grants {days} days from "
+                f"{next_days}일이 적용될 예정이며, 그 전까지는 {grant.days}일 기준입니다.",
+                f"\nAn approved version {version.get('version')} grants {next_days} days from "
                 f"{version.get('effective_from')}; until then {grant.days} days apply.",
             )
     return text
