@@ -36,10 +36,6 @@ SEARCH_CHILDCARE = (
     "① 대상 직원은 자녀 1명당 연간 최대 20일의 육아휴직을 유급으로 사용할 수 있다.\n\n"
     "[HR-REG-003 제3차 부칙 시행 2025-03-15]\n이 규정은 2025년 1월 1일부터 시행한다."
 )
-PENDING_CHILDCARE = (
-    '{"doc_no": "HR-REG-003", "pending": [{"doc_no": "HR-REG-003", "version": 4, '
-    '"status": "APPROVED", "summary": "육아휴직 연간 최대 25일", "effective_from": 20809}]}'
-)
 SEARCH_LODGING = (
     "[FIN-GDL-001 제2차 제3조 시행 2024-01-01]\n"
     "숙박비는 실제 숙박한 일수에 따라 지급하되, 1박당 상한은 서울 1박당 100,000원(10만원), "
