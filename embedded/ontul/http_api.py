@@ -33,8 +33,6 @@ from embedded.ontul.auth import ACCESS, REFRESH, LoginThrottle
 from embedded.ontul.errors import ApiError, PolicyDenied, QueryRefused
 from embedded.ontul.guarded_sqlite import QUERY_DEADLINE_S, run_guarded
 from embedded.ontul.request_bodies import (
-    MAX_BODY_BYTES,
-    MAX_JSON_DEPTH,
     ActionBody,
     LoginBody,
     ObjectQueryBody,
@@ -42,7 +40,6 @@ from embedded.ontul.request_bodies import (
     RetrieverBody,
     SqlBody,
     TraverseBody,
-    parse_json_object,
     read_json_body,
     validation_message,
 )
@@ -54,22 +51,7 @@ if TYPE_CHECKING:
     from embedded.ontul.context import PlatformContext
     from embedded.ontul.policy import UserRecord
 
-__all__ = [
-    "MAX_BODY_BYTES",
-    "MAX_JSON_DEPTH",
-    "MAX_SQL_ROWS",
-    "ROUTES",
-    "ActionBody",
-    "Api",
-    "Handler",
-    "LoginBody",
-    "ObjectQueryBody",
-    "RefreshBody",
-    "RetrieverBody",
-    "SqlBody",
-    "TraverseBody",
-    "parse_json_object",
-]
+__all__ = ["MAX_SQL_ROWS", "ROUTES", "Api", "Handler"]
 
 log = logging.getLogger("embedded.ontul")
 

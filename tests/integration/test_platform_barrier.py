@@ -41,9 +41,10 @@ from hypothesis import strategies as st
 
 from embedded.ontul.auth import TokenService, UserStore
 from embedded.ontul.guarded_sqlite import CALLER_VALUE_BYTES, open_read_only
-from embedded.ontul.http_api import Api, SqlBody
+from embedded.ontul.http_api import Api
 from embedded.ontul.policy import UserRecord, sql_quote
 from embedded.ontul.relations import RELATIONS
+from embedded.ontul.request_bodies import SqlBody
 from embedded.ontul.testing import call, copy_database, login
 
 if TYPE_CHECKING:
