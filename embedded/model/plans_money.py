@@ -369,10 +369,25 @@ def plan_expense(ctx: Ctx) -> Blocks:
             f"All {len(lines)} lodging claim(s) are within the cap.",
         )
     )
-    note = ctx.t(
-        "\n초과분은 규정상 본인 부담이 원칙이니 해당 조항(상한 초과분의 처리)을 확인하세요."
-        if overs
-        else "",
-        "\nUnder the guideline the excess is normally borne by the claimant." if overs else "",
-    )
+    note = _excess_rule(ctx, hits_of(search)) if overs else ""
     return answer(lead + ctx.t(" 청구별 계산:\n", " Per claim:\n") + "\n".join(lines) + note)
+
+
+_EXCESS_SENTENCE = re.compile(r"[^.。]*초과[^.。]*부담[^.。]*[.。]")
+
+
+def _excess_rule(ctx: Ctx, hits: list[dict[str, Any]]) -> str:
+    """What the rule says about the excess, quoted from a search hit; nothing if none says."""
+    for hit in hits:
+        found = _EXCESS_SENTENCE.search(str(hit.get("text") or ""))
+        if found:
+            citation = cite(
+                ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from")
+            )
+            article = str(hit.get("article_no") or "")
+            quoted = found.group(0).strip()
+            return ctx.t(
+                f'\n초과분: "{quoted}" ({citation} {article})',
+                f'\nOn the excess, the rule says: "{quoted}" ({citation} {article})',
+            )
+    return ""
