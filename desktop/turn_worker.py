@@ -10,6 +10,7 @@ worker on a ``threading.Event`` while the GUI asks the person.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 import weakref
@@ -35,6 +36,8 @@ class TurnFunction(Protocol):
         """Yield the turn's events."""
         ...
 
+
+_log = logging.getLogger(__name__)
 
 _LIVE_THREADS: weakref.WeakSet[QThread] = weakref.WeakSet()
 
@@ -160,13 +163,15 @@ class TurnWorker(QObject):
                     terminal = True
                     break
         except Exception as exc:  # crossing threads as data, never a silent death
-            self._post(TurnFailed("model", f"{type(exc).__name__}: {exc}"))
+            _log.exception("turn worker stopped on an internal error")
+            self._post(TurnFailed("internal", f"{type(exc).__name__}: {exc}"))
             terminal = True
         if not terminal:
+            # run_turn always ends with a final event; reaching here is a bug, not the model
             self._post(
                 TurnCancelled()
                 if self._cancel.cancelled
-                else TurnFailed("model", "the turn ended without an answer")
+                else TurnFailed("internal", "the turn ended without a final event")
             )
         self.done.emit()
 
