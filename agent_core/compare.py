@@ -32,8 +32,9 @@ from agent_core.rules import DOC_NO_RE
 if TYPE_CHECKING:
     from agent_core.record import TurnRecord
 
-ISO_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
-"""ISO dates."""
+ISO_DATE = re.compile(r"(?<![\d-])\d{4}-\d{2}-\d{2}(?![\d-])")
+"""ISO dates, also when a Korean particle follows (``2026-12-22부터``: Hangul counts as a
+word character, so a word-boundary pattern would see no end to the date there)."""
 KOREAN_DATE = re.compile(r"\d{4}년\s?\d{1,2}월(?:\s?\d{1,2}일)?|\d{4}년(?!\s?\d)")
 """Dates written the Korean way: 2025년 3월 15일, 2025년."""
 NUMBER = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:[.,]\d+)*(?![\d])")

@@ -120,3 +120,9 @@ def test_denied_call_and_tool_called_on_one_side_only() -> None:
         "counts": {"hong": 0, "cho": 3},
         "differs": True,
     }
+
+
+def test_a_date_followed_by_a_particle_is_one_date_not_numbers() -> None:
+    tokens = answer_tokens("제4차가 2026-12-22부터 시행될 예정입니다.")
+    assert tokens["date"] == {"2026-12-22"}
+    assert not any("2026" in n or n == "22" for n in tokens["number"])
