@@ -200,6 +200,8 @@ class MainWindow(QMainWindow):
             view.all_finished.connect(self._comparison_ready)
             view.strip.export_requested.connect(self.export_comparison)
             view.pane_added.connect(self._wire_split_pane)
+            view.pane_removed.connect(lambda *_: self._update_title())
+            view.sign_in_requested.connect(self.open_login_dialog)
             self.pages.addWidget(view)
             self._split_view = view
         return self._split_view
@@ -209,14 +211,14 @@ class MainWindow(QMainWindow):
         return self._split_view is not None and self.pages.currentWidget() is self._split_view
 
     def _update_title(self) -> None:
-        """Window title: the app and who is asking."""
+        """Window title: who is asking (Qt adds " — RegDesk", the display name, itself)."""
         if self._in_split() and self.split_view.panes:
             who = ", ".join(p.persona for p in self.split_view.panes if p.persona)
-            self.setWindowTitle(self.tr("RegDesk — compare: {0}").format(who))
+            self.setWindowTitle(self.tr("Compare: {0}").format(who))
             return
         username = self.persona_switcher.currentData()
         if username:
-            self.setWindowTitle(self.tr("RegDesk — {0}").format(self.sessions.label(username)))
+            self.setWindowTitle(self.sessions.label(username))
         else:
             self.setWindowTitle(self.tr("RegDesk"))
 
@@ -509,6 +511,9 @@ class MainWindow(QMainWindow):
         pane.citation_clicked.connect(self.open_evidence)
         pane.turn_started.connect(self._update_running)
         pane.turn_finished.connect(self._turn_finished)
+        split = next((s for s in self.split_view.split_panes if s.pane is pane), None)
+        if split is not None:  # a pane's persona changed: the title names the new one
+            split.persona_box.currentIndexChanged.connect(lambda *_: self._update_title())
 
     def all_panes(self) -> list[PersonaPane]:
         """Every pane, single and split."""

@@ -598,7 +598,9 @@ class PersonaPane(QWidget):
         elif kind in ("thinking_delta", "thinking", "model_retry", "model_call_finished"):
             self._apply_model_event(event)
         elif kind == "answer_finished":
-            verbatim = tool_values(call.result for call in self.tools.calls)
+            # this turn's calls only: a row keeping every earlier value grew with the chat
+            first = result.tool_start if result is not None else 0
+            verbatim = tool_values(call.result for call in self.tools.calls[first:])
             finished: AnswerFinished = event  # type: ignore[assignment]
             self.transcript.finish_answer(finished.text, finished.citations, verbatim)
             if finished.cut_off:

@@ -45,10 +45,16 @@ def result_dict(result: PaneResult) -> dict[str, Any]:
     }
 
 
+SIGN_IN = "\x00sign-in"
+"""Item data of the persona menu's "Sign in…" entry."""
+
+
 class SplitPane(QWidget):
     """A persona pane with a persona chooser and a remove button above it."""
 
     remove_requested = Signal(object)
+    sign_in_requested = Signal()
+    """The pane's persona menu's "Sign in…": sign another persona in for this pane."""
 
     def __init__(self, sessions: SessionRegistry, persona: str, parent: QWidget | None = None):
         super().__init__(parent)
@@ -83,6 +89,8 @@ class SplitPane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.pane)
+        self._waiting_for_sign_in = False
+        self._known: set[str] = set()
         self._fill(persona)
         self.persona_box.currentIndexChanged.connect(self._chosen)
         sessions.changed.connect(lambda: self._fill(self.pane.persona))
@@ -99,17 +107,39 @@ class SplitPane(QWidget):
         self.outcome.show()
 
     def _fill(self, persona: str) -> None:
+        usernames = self.sessions.usernames()
+        if self._waiting_for_sign_in and usernames and usernames[-1] not in self._known:
+            persona = usernames[-1]  # the persona just signed in from this pane's menu
+        self._waiting_for_sign_in = False
+        self._known = set(usernames)
         self.persona_box.blockSignals(True)
         self.persona_box.clear()
-        for username in self.sessions.usernames():
+        for username in usernames:
             self.persona_box.addItem(self.sessions.label(username), username)
-        position = self.persona_box.findData(persona)
-        self.persona_box.setCurrentIndex(max(position, 0))
+        self.persona_box.addItem(self.tr("Sign in…"), SIGN_IN)
+        position = self.persona_box.findData(persona) if persona else -1
+        # no persona of its own: the pane waits for a sign-in instead of repeating another
+        sign_in = self.persona_box.count() - 1
+        self.persona_box.setCurrentIndex(position if position >= 0 else sign_in)
         self.persona_box.blockSignals(False)
-        self._chosen()
+        self._bind_current()
 
     def _chosen(self, *_: object) -> None:
+        """The person picked an entry of the persona menu."""
+        if self.persona_box.currentData() == SIGN_IN:
+            if self.pane.session is not None:  # keep showing who the pane still is
+                self.persona_box.blockSignals(True)
+                self.persona_box.setCurrentIndex(self.persona_box.findData(self.pane.persona))
+                self.persona_box.blockSignals(False)
+            self._waiting_for_sign_in = True
+            self.sign_in_requested.emit()
+            return
+        self._bind_current()
+
+    def _bind_current(self) -> None:
         username = self.persona_box.currentData()
+        if username == SIGN_IN:
+            return
         session = self.sessions.get(username) if username else None
         if session is not None and session is not self.pane.session and not self.pane.running:
             self.pane.set_session(session)
@@ -123,6 +153,10 @@ class SplitCompareView(QWidget):
     """(panes as dicts, differences) when every pane of an "Ask all" finished."""
     pane_added = Signal(object)
     """A ``PersonaPane`` just added (the window connects approvals and citations)."""
+    pane_removed = Signal()
+    """A pane was removed."""
+    sign_in_requested = Signal()
+    """A pane's persona menu asked to sign another persona in."""
 
     def __init__(self, sessions: SessionRegistry, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -174,9 +208,12 @@ class SplitCompareView(QWidget):
         if not persona:
             shown = {pane.persona for pane in self.panes}
             unused = [u for u in self.sessions.usernames() if u not in shown]
-            persona = unused[0] if unused else (self.sessions.usernames() or [""])[0]
+            # nobody left to show: the pane offers "Sign in…" (hong compared with hong
+            # would show no difference and prove nothing)
+            persona = unused[0] if unused else ""
         split = SplitPane(self.sessions, persona, self.pane_splitter)
         split.remove_requested.connect(self.remove_pane)
+        split.sign_in_requested.connect(self.sign_in_requested)
         split.pane.turn_finished.connect(self._pane_finished)
         split.pane.suggestion_chosen.connect(self.ask_all)
         self.pane_splitter.addWidget(split)
@@ -194,6 +231,7 @@ class SplitCompareView(QWidget):
         split.setParent(None)
         split.deleteLater()
         self._update_buttons()
+        self.pane_removed.emit()
 
     def _update_buttons(self) -> None:
         for split in self.split_panes:

@@ -21,8 +21,9 @@ MARKDOWN_PUNCTUATION = frozenset("\\`*_{}[]<>()#+!|~&")
 """Characters Markdown (CommonMark + GitHub tables) may read as markup; a backslash
 before any of them shows the character itself."""
 
-_JSON_STRING = re.compile(r'"((?:[^"\\\n]|\\.){1,2000})"')
-"""A JSON string literal (also inside a result cut at the size limit)."""
+_JSON_STRING = re.compile(r'"((?:[^"\\\n]|\\.){0,2000})"(\s*:)?')
+"""A JSON string literal, and the colon after it when it is a key (keys are skipped);
+also inside a result cut at the size limit."""
 
 _MASK_RUN = re.compile(r"(?<=-)\*+|\*+(?=-)|(?<=\d)\*{2,}")
 """Asterisks that mask digits: touching a hyphen (``02-****-****``, ``******-*******``)
@@ -81,7 +82,9 @@ def tool_values(results: Iterable[str]) -> tuple[str, ...]:
     """
     found: set[str] = set()
     for result in results:
-        for literal in _JSON_STRING.findall(result or ""):
+        for literal, key in _JSON_STRING.findall(result or ""):
+            if key:
+                continue
             try:
                 value = json.loads(f'"{literal}"')
             except ValueError:

@@ -152,3 +152,26 @@ def test_a_picked_suggestion_keeps_the_typed_question(qtbot: Any, window_factory
     with qtbot.waitSignal(view.all_finished, timeout=20000):
         view.ask_button.click()
     assert view.question.text() == ""
+
+
+def test_one_signed_in_persona_is_not_compared_with_itself(
+    qtbot: Any, window_factory: Any
+) -> None:
+    window = window_factory()
+    window.add_session(ScriptedSession("hong", lambda q: scripted_turn("hong")))
+    window.toggle_split(True)
+    view = window.split_view
+    first, second = view.split_panes
+    assert first.pane.persona == "hong"
+    assert second.pane.session is None  # not hong again
+    assert second.persona_box.currentText() == "Sign in…"
+    opened: list[bool] = []
+    view.sign_in_requested.connect(lambda: opened.append(True))
+    second.persona_box.setCurrentIndex(second.persona_box.count() - 1)
+    second._chosen()
+    assert opened  # the pane's menu signs another persona in
+    window.add_session(ScriptedSession("cho", lambda q: scripted_turn("cho")))
+    assert second.pane.persona == "cho"  # ... and the pane takes it
+    assert window.windowTitle() == "Compare: hong, cho"
+    first.persona_box.setCurrentIndex(first.persona_box.findData("cho"))
+    assert window.windowTitle() == "Compare: cho, cho"  # the title follows the menus
