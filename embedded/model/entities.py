@@ -39,6 +39,10 @@ _EN_RELATIVE = re.compile(
     r"|(\d{1,3}+) months? ago|two years ago)\b",
     re.I,
 )
+_KO_MONTH_DAY = re.compile(r"(?<![\d년])(?<!년\s)(\d{1,2})\s*+월\s*+(\d{1,2})\s*+일")
+_EN_MONTH_DAY = re.compile(
+    r"\b(" + "|".join(_EN_MONTHS) + r")\s+(\d{1,2})(?:st|nd|rd|th)?\b(?!,?\s*+\d)", re.I
+)
 _YEAR_PART = {
     "연말": (12, 31),
     "말": (12, 31),
@@ -155,7 +159,8 @@ class Entities:
     sql: str | None = None
     """A literal SELECT statement in the question."""
     relative: tuple[int, str] | None = None
-    """A date relative to today: (months back, 'same' | 'start' | 'end' of that year)."""
+    """A date relative to today: (months back, 'same' | 'start' | 'end' of that year, or
+    'md:MM-DD' for a month and day named without a year)."""
 
 
 _MAX_AMOUNT_CHARS = 40
@@ -269,6 +274,21 @@ def _relative(question: str) -> tuple[int, str] | None:
     return None
 
 
+def _month_day(question: str) -> tuple[int, str] | None:
+    """'12월 22일', 'December 22' without a year: that day of the platform's current year."""
+    ko = _KO_MONTH_DAY.search(question)
+    en = None if ko else _EN_MONTH_DAY.search(question)
+    if ko:
+        month, day = int(ko.group(1)), int(ko.group(2))
+    elif en:
+        month, day = _EN_MONTHS[en.group(1).lower()], int(en.group(2))
+    else:
+        return None
+    if not (1 <= month <= 12 and 1 <= day <= 31):
+        return None
+    return 0, f"md:{month:02d}-{day:02d}"
+
+
 def resolve_relative(today: str, relative: tuple[int, str]) -> str:
     """Turn a relative date into an ISO date, given today's ISO date.
 
@@ -281,6 +301,10 @@ def resolve_relative(today: str, relative: tuple[int, str]) -> str:
     """
     base = date.fromisoformat(today)
     back, anchor = relative
+    if anchor.startswith("md:"):
+        month, day = int(anchor[3:5]), int(anchor[6:8])
+        last = calendar.monthrange(base.year, month)[1]
+        return date(base.year, month, min(day, last)).isoformat()
     months = base.year * 12 + base.month - 1 - back
     year, month = divmod(months, 12)
     month += 1
@@ -363,11 +387,15 @@ def _without_dates(question: str) -> str:
     return _LONE_PARTICLE.sub(" ", question)
 
 
+_GLUED_TRIP = re.compile(r"(?<=[가-힣]{2})(출장비|출장|숙박비)")
+
+
 def respace(question: str) -> str:
     """Put back a space skipped after a whole topic word ('육아휴직남은거' → '육아휴직 남은거')."""
     for word in sorted((w for w in LEAVE_TYPES if len(w) >= 4 and _HANGUL.search(w)), key=len):
         question = re.sub(rf"({word})(?=[가-힣]{{2,}})", r"\1 ", question)
-    return question
+    # '부산출장', '해외출장비': a place or scope glued to the trip word.
+    return _GLUED_TRIP.sub(r" \1", question)
 
 
 def _stated_reason(question: str) -> str:
@@ -451,6 +479,9 @@ def extract(question: str) -> Entities:
     if lang == "en":
         title_words = _english_title(lowered)
     relative = _relative(question)
+    absolute = None if relative else _as_of(question)
+    if relative is None and absolute is None:
+        relative = _month_day(question)
     version_match = _VERSION.search(question)
     version = None
     if version_match:
@@ -460,7 +491,7 @@ def extract(question: str) -> Entities:
     return Entities(
         lang=lang,
         doc_nos=_DOC_NO.findall(question),
-        as_of=None if relative else _as_of(question),
+        as_of=absolute,
         relative=relative,
         emp_nos=_EMP_NO.findall(question),
         amount=_amount(question),

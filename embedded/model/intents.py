@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from embedded.model.lexicon import CUES, LEAVE_TYPES
@@ -26,6 +27,14 @@ def _names_leave(q: str) -> bool:
 
 def _can_take(q: str) -> bool:
     return any(w in q.lower() for w in ("쓸 수", "사용할 수", "can i", "take"))
+
+
+_DAY_COUNT = re.compile(r"(?<![\d월])\d{1,3}\s*(?:일|days?\b)")
+
+
+def _names_days(q: str) -> bool:
+    """'25일 한도로', '30 days': a number of days named with a leave topic."""
+    return _names_leave(q) and _DAY_COUNT.search(q) is not None
 
 
 def _record_word(q: str) -> bool:
@@ -77,7 +86,11 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("effective_date", lambda q, e: cue(q, "effective_date")),
     (
         "rule_days",
-        lambda q, e: cue(q, "days") or (_names_leave(q) and (_can_take(q) or cue(q, "upcoming"))),
+        lambda q, e: (
+            cue(q, "days")
+            or _names_days(q)
+            or (_names_leave(q) and (_can_take(q) or cue(q, "upcoming")))
+        ),
     ),
     ("search", lambda q, e: True),
 ]

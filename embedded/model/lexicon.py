@@ -346,6 +346,15 @@ TOPIC_WORDS: frozenset[str] = frozenset(
     }
 )
 
+# Scope qualifiers a question may put on a rule: (Korean word the rule text uses,
+# the ways a question says it). The rule's own text decides whether it covers them.
+SCOPE_QUALIFIERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("해외", ("해외", "국외", "외국", "overseas", "abroad", "international", "foreign")),
+    ("국내", ("국내", "domestic")),
+)
+# Words of a rule sentence that leave a case outside the rule ('해외 출장은 별도로 정한다').
+OUT_OF_SCOPE_WORDS: tuple[str, ...] = ("별도로", "제외", "적용하지 아니", "적용하지 않")
+
 # Casual or alternative words → the word the regulations and HR views use.
 ALIASES: dict[str, str] = {
     "육휴": "육아휴직",

@@ -20,7 +20,7 @@ from embedded.model.compose import (
 )
 from embedded.model.entities import AMOUNT, korean_amount
 from embedded.model.intents import cue
-from embedded.model.lexicon import EN_TO_KO
+from embedded.model.lexicon import EN_TO_KO, OUT_OF_SCOPE_WORDS, SCOPE_QUALIFIERS
 from embedded.model.plans_hr import table
 
 _CLAUSE = re.compile(r"[^\n.;·①②③④⑤⑥⑦⑧⑨⑩]+")
@@ -67,9 +67,17 @@ def _subclauses(text: str) -> list[str]:
 
 
 def _search_first(ctx: Ctx, query: str) -> Blocks | None:
+    """Search once, for the date the question names (a past or future rule applies then)."""
     if ctx.turn.last("search_regulations") is None:
-        return call(ctx, "search_regulations", {"question": query})
+        args = {"question": query, **({"as_of": ctx.ents.as_of} if ctx.ents.as_of else {})}
+        return call(ctx, "search_regulations", args)
     return None
+
+
+def _on(ctx: Ctx) -> tuple[str, str]:
+    """'2024-06-30 기준 ' / 'On 2024-06-30, ' when the question names a date, else ''."""
+    when = ctx.ents.as_of
+    return (f"{when} 기준 ", f"On {when}, ") if when else ("", "")
 
 
 def plan_ceiling(ctx: Ctx) -> Blocks:
@@ -91,7 +99,13 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
                     ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from")
                 )
                 who = clause.split(":", 1)[1].strip() if ":" in clause else ""
-                lead = ctx.t(f"{who} 대상입니다. ", f"Approval required: {who}. ") if who else ""
+                on_ko, on_en = _on(ctx)
+                lead = (
+                    ctx.t(f"{on_ko}{who} 대상입니다. ", f"{on_en}approval required: {who}. ")
+                    if who
+                    else ""
+                )
+                lead = lead[:1].upper() + lead[1:]
                 return answer(
                     lead
                     + ctx.t(
@@ -200,8 +214,58 @@ def _region(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, str, str]:
     return "", "", ""
 
 
-def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
+def scope_qualifier(ctx: Ctx) -> str | None:
+    """The scope word the question puts on the rule ('해외' for 'overseas'), if any."""
+    lowered = ctx.turn.question.lower()
+    for word, said in SCOPE_QUALIFIERS:
+        if any(w in lowered for w in said):
+            return word
+    return None
+
+
+def out_of_scope(
+    ctx: Ctx, hits: list[dict[str, Any]]
+) -> tuple[str, dict[str, Any]] | None:
+    """The rule sentence that leaves the question's scope out ('해외 출장은 별도로 정한다')."""
+    word = scope_qualifier(ctx)
+    if word is None:
+        return None
+    for hit in hits:
+        for sentence in re.split(r"(?<=[.다])\s+|,\s*", str(hit.get("text"))):
+            if word in sentence and any(w in sentence for w in OUT_OF_SCOPE_WORDS):
+                return str(hit.get("text")).strip(), hit
+    return None
+
+
+def _scope_answer(ctx: Ctx, found: tuple[str, dict[str, Any]]) -> Blocks:
+    text, hit = found
+    word = scope_qualifier(ctx) or ""
+    citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
+    article = str(hit.get("article_no") or "")
+    return answer(
+        ctx.t(
+            f"조회된 규정은 {word} 출장의 숙박비 상한을 다루지 않습니다. "
+            f'{titled(hit, citation)} {article}: "{text}" — 이 지침의 상한은 {word} 출장에 '
+            "적용되지 않으므로, 그 금액을 이 지침으로 답할 수 없습니다.",
+            f"The regulations found do not cover this: {titled(hit, citation)} {article} says "
+            f'"{text}" — its caps do not apply to {word} (overseas) trips, so no cap for them '
+            "can be given from it (no regulation found sets one).",
+        )
+    )
+
+
+def _excess_article(hits: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The article on what happens above the cap, whole (its exceptions included)."""
+    return next(
+        (h for h in hits if "초과" in str(h.get("text")) and "부담" in str(h.get("text"))), None
+    )
+
+
+def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]], every: list[dict[str, Any]]) -> Blocks:
     """Answer the lodging cap from the guideline alone (no claims looked up)."""
+    scoped = out_of_scope(ctx, every)
+    if scoped:
+        return _scope_answer(ctx, scoped)
     if not hits:
         search = ctx.turn.last("search_regulations")
         return answer(not_found(ctx, ctx.t("숙박비 상한 규정", "lodging cap"), search))
@@ -232,6 +296,7 @@ def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
             f" {nights}박이면 총 {cap * nights:,}원({cap:,}원 × {nights}박)까지입니다.",
             f" For {nights} nights the total cap is {cap * nights:,} won ({cap:,} × {nights}).",
         )
+    lead += _hypothetical(ctx, cap, max(nights, 1), every)
     return answer(
         lead
         + ctx.t(
@@ -283,11 +348,51 @@ def plan_claims(ctx: Ctx) -> Blocks:
     )
 
 
+def _hypothetical(ctx: Ctx, cap: int, nights: int, every: list[dict[str, Any]]) -> str:
+    """An amount the question names ('22만원 냈으면', '130,000 won a night') against the cap."""
+    amount = ctx.ents.amount
+    if amount is None:
+        return ""
+    per_night = any(w in ctx.turn.question.lower() for w in ("1박", "박당", "a night", "per night"))
+    allowed = cap if per_night else cap * nights
+    unit = ctx.t("1박 " if per_night else f"{nights}박 ", "per night " if per_night else "")
+    if amount <= allowed:
+        return ctx.t(
+            f" {unit}{amount:,}원은 한도 {allowed:,}원 이내입니다.",
+            f" {amount:,} won {unit}is within the cap of {allowed:,} won.",
+        )
+    text = ctx.t(
+        f" {unit}{amount:,}원은 한도 {allowed:,}원을 {amount - allowed:,}원 초과합니다 "
+        f"({amount:,} − {allowed:,} = {amount - allowed:,}원).",
+        f" {amount:,} won {unit}exceeds the cap of {allowed:,} won by {amount - allowed:,} won "
+        f"({amount:,} − {allowed:,}).",
+    )
+    excess = _excess_article(every)
+    if excess:
+        citation = cite(
+            ctx, str(excess.get("doc_no")), excess.get("version"), excess.get("effective_from")
+        )
+        text += ctx.t(
+            f' 초과분 처리: {citation} {excess.get("article_no") or ""} "{excess.get("text")}"',
+            f" What happens to the excess: {citation} {excess.get('article_no') or ''} — "
+            f'"{excess.get("text")}"',
+        )
+    return text
+
+
+def _hypothetical_claim(ctx: Ctx) -> bool:
+    """An amount is named and it is not about the caller's filed claims."""
+    q = ctx.turn.question.lower()
+    return ctx.ents.amount is not None and not any(w in q for w in ("청구", "claim"))
+
+
 def plan_expense(ctx: Ctx) -> Blocks:
     """Check the caller's lodging claims against the lodging cap (arithmetic shown)."""
     if _lists_claims(ctx):
         return plan_claims(ctx)
-    step = _search_first(ctx, "출장 숙박비 상한 " + " ".join(ctx.ents.keywords))
+    extra = f" {scope_qualifier(ctx)} 출장 적용" if scope_qualifier(ctx) else ""
+    extra += " 초과 금액 본인 부담" if _hypothetical_claim(ctx) else ""
+    step = _search_first(ctx, "출장 숙박비 상한 " + " ".join(ctx.ents.keywords) + extra)
     if step:
         return step
     search = ctx.turn.last("search_regulations")
@@ -299,8 +404,8 @@ def plan_expense(ctx: Ctx) -> Blocks:
         for h in hits_of(search)
         if "숙박" in str(h.get("text")) and amounts_in(str(h.get("text")))
     ]
-    if not _about_claims(ctx):
-        return _rule_cap(ctx, hits)
+    if not _about_claims(ctx) or _hypothetical_claim(ctx):
+        return _rule_cap(ctx, hits, hits_of(search))
     result = ctx.turn.last("query_hr")
     if result is None:
         return call(ctx, "query_hr", {"question_sql": _EXPENSE_SQL})

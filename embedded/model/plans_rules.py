@@ -125,9 +125,50 @@ def searched_topic(ctx: Ctx) -> tuple[Blocks | None, list[dict[str, Any]]]:
         step = describe_untitled(ctx, hits_of(search))
         if step:
             return step, []
+    if not hits and as_of(ctx):
+        step = _before_first_version(ctx, str(as_of(ctx)))
+        if step:
+            return step, []
     if not hits:
         return answer(not_found(ctx, topic_label(ctx), search)), []
     return None, hits
+
+
+def _before_first_version(ctx: Ctx, when: str) -> Blocks | None:
+    """Nothing in force on the asked date: is it a date before the rule's first version?
+
+    Searches without the date, describes the document found, and answers with its
+    first version's start date; None when that does not explain the empty search.
+    """
+    undated = [s for s in ctx.turn.all("search_regulations") if not s.input.get("as_of")]
+    if not undated:
+        return call(ctx, "search_regulations", {"question": search_query(ctx)})
+    hits = with_titles(ctx, hits_of(undated[0]))
+    found = hits_titled(hits, ctx.ents.title_words) if ctx.ents.title_words else []
+    found = found or (hits_about(hits, ctx.ents.keywords) if ctx.ents.keywords else [])
+    if not found:
+        return None
+    doc_no = str(found[0].get("doc_no"))
+    described = ctx.turn.last("describe_regulation")
+    if described is None:
+        return call(ctx, "describe_regulation", {"doc_no": doc_no})
+    versions = [] if described.failed else (described.data or {}).get("versions") or []
+    starts = sorted(str(v.get("effective_from")) for v in versions if v.get("effective_from"))
+    if not starts or starts[0] <= when:
+        return None
+    first = next(v for v in versions if str(v.get("effective_from")) == starts[0])
+    label = topic_label(ctx)
+    title = str(found[0].get("title") or doc_no)
+    citation = cite(ctx, doc_no, first.get("version"), starts[0])
+    return answer(
+        ctx.t(
+            f"{when} 기준으로 시행 중인 {label} 규정은 찾을 수 없습니다: {title}의 첫 버전인 "
+            f"{citation}{josa(citation, '이', '가')} {starts[0]}부터 시행되었으므로, 그 전인 "
+            f"{when}에는 적용되는 규정이 없었습니다.",
+            f"Not found for that date: no regulation on {label} was in force on {when}. The first "
+            f"version of {title}, {citation}, took effect on {starts[0]}, after that date.",
+        )
+    )
 
 
 def _upcoming(
@@ -210,14 +251,7 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
         )
     when = as_of(ctx)
     if when:
-        return answer(
-            ctx.t(
-                f"{days}일입니다. {when} 기준으로 시행 중이던 {citation}에 따르면 "
-                f"{topic_label(ctx)}{josa(topic_label(ctx), '은', '는')} {days}일이었습니다.",
-                f"{days} days. On {when} the version in force was {citation}, "
-                f"which granted {days} days.",
-            )
-        )
+        return _dated_days(ctx, top, days, citation, when)
     if ctx.turn.last("pending_revision") is None and ctx.has("pending_revision"):
         return call(ctx, "pending_revision", {"doc_no": doc_no})
     search = primary_search(ctx) or ctx.turn.all("search_regulations")[0]
@@ -251,6 +285,48 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
             "approved and has no effect.",
         )
     return answer(text)
+
+
+def approved_not_yet(ctx: Ctx, doc_no: str, version: Any) -> dict[str, Any] | None:
+    """The pending row when ``version`` of ``doc_no`` is approved but not yet in force."""
+    pending = ctx.turn.last("pending_revision")
+    if pending is None or pending.failed or pending.data is None:
+        return None
+    for row in pending.data.get("pending") or []:
+        same = str(row.get("doc_no", doc_no)) == doc_no and str(row.get("version")) == str(version)
+        if same and row.get("status") == "APPROVED":
+            return dict(row)
+    return None
+
+
+def _dated_days(ctx: Ctx, top: dict[str, Any], days: int, citation: str, when: str) -> Blocks:
+    """The figure on an asked date: in force then, or — a future date — approved to apply then."""
+    doc_no = str(top.get("doc_no"))
+    if ctx.turn.last("pending_revision") is None and ctx.has("pending_revision"):
+        return call(ctx, "pending_revision", {"doc_no": doc_no})
+    label = topic_label(ctx)
+    coming = approved_not_yet(ctx, doc_no, top.get("version"))
+    if coming is not None:
+        return answer(
+            ctx.t(
+                f"{days}일입니다. {when} 기준으로는 {citation}{josa(citation, '이', '가')} "
+                f"적용됩니다: 승인되어 {coming.get('effective_from')}부터 시행될 예정인 개정으로, "
+                f"그날부터 {label}{josa(label, '은', '는')} {days}일입니다. 시행 전까지는 현행 "
+                "규정의 일수가 적용됩니다.",
+                f"{days} days. On {when} {citation} applies: it is approved and takes effect on "
+                f"{coming.get('effective_from')}, granting {days} days from that day; until then "
+                "the version in force today applies.",
+            )
+        )
+    return answer(
+        ctx.t(
+            f"{days}일입니다. {when} 기준으로 시행 중이던 {citation}에 따르면 "
+            f"{label}{josa(label, '은', '는')} {days}일이었습니다.",
+            f"{days} days. On {when} the version in force was {citation}, "
+            f"which granted {days} days.",
+        )
+        + date_note(ctx, top)
+    )
 
 
 def plan_effective_date(ctx: Ctx) -> Blocks:
@@ -324,6 +400,10 @@ def plan_search(ctx: Ctx) -> Blocks:
     hits = topic_hits(ctx)
     if not hits and ctx.ents.title_words:
         step = describe_untitled(ctx, hits_of(search))
+        if step:
+            return step
+    if not hits and as_of(ctx):
+        step = _before_first_version(ctx, str(as_of(ctx)))
         if step:
             return step
     if not hits:
