@@ -847,6 +847,10 @@
         <translation>질문을 입력하세요 (Enter: 보내기, Shift+Enter: 줄바꿈)</translation>
     </message>
     <message>
+        <source>Compare: {0}</source>
+        <translation>비교: {0}</translation>
+    </message>
+    <message>
         <source>Nobody is signed in. Sign in first (Sign in… in the toolbar).</source>
         <translation>로그인한 사용자가 없습니다. 먼저 로그인하세요 (도구 모음의 로그인…).</translation>
     </message>
@@ -913,14 +917,6 @@
     <message>
         <source>Starting the platform…</source>
         <translation>플랫폼을 시작하는 중…</translation>
-    </message>
-    <message>
-        <source>RegDesk — compare: {0}</source>
-        <translation>RegDesk — 비교: {0}</translation>
-    </message>
-    <message>
-        <source>RegDesk — {0}</source>
-        <translation>RegDesk — {0}</translation>
     </message>
     <message>
         <source>embedded platform</source>
@@ -1074,6 +1070,14 @@
         <translation>취소하는 중…</translation>
     </message>
     <message>
+        <source>%v / %m — busy — waiting</source>
+        <translation>%v / %m — 사용 중 — 기다리는 중</translation>
+    </message>
+    <message>
+        <source>{0}: busy — waiting for the question running in the pane to end</source>
+        <translation>{0}: 사용 중 — 창에서 실행 중인 질문이 끝나기를 기다리는 중</translation>
+    </message>
+    <message>
         <source>The matrix failed: {0}</source>
         <translation>매트릭스 실행 실패: {0}</translation>
     </message>
@@ -1084,6 +1088,10 @@
     <message>
         <source>{0} cells: {1} denied, {2} masked, {3} hidden</source>
         <translation>{0}칸: 거부 {1}, 마스킹 {2}, 숨김 {3}</translation>
+    </message>
+    <message>
+        <source>; {0} platform errors (not policy answers)</source>
+        <translation>; 플랫폼 오류 {0}건 (정책에 따른 응답 아님)</translation>
     </message>
     <message>
         <source>; {0} question cells, {1} failing</source>
@@ -1475,6 +1483,10 @@
     <message>
         <source>Not answered: left out of the comparison</source>
         <translation>답변 없음: 비교에서 제외됨</translation>
+    </message>
+    <message>
+        <source>Sign in…</source>
+        <translation>로그인…</translation>
     </message>
 </context>
 <context>
