@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 
 from desktop.approval_coordinator import ApprovalCoordinator
 from desktop.chat_history import ChatHistory
-from desktop.conversation_sidebar import ConversationSidebar
 from desktop.demo_personas import DEMO_PERSONAS, demo_passwords
 from desktop.question_edit import QuestionEdit
 from desktop.service_startup import ServiceStarter, start_services
@@ -41,6 +40,7 @@ from desktop.window_fit import fit_to_screen
 if TYPE_CHECKING:
     from agent_core.approval import ApprovalDecision
     from agent_core.config import Endpoints
+    from desktop.conversation_sidebar import ConversationSidebar
     from desktop.persona_pane import PersonaPane
     from desktop.services import ServiceProvider
     from desktop.split_view import SplitCompareView
@@ -164,19 +164,9 @@ class MainWindow(QMainWindow):
         chat_layout.setContentsMargins(4, 4, 4, 4)
         chat_layout.addWidget(self.single_stack, 1)
         chat_layout.addLayout(ask_row)
-        self.sidebar = ConversationSidebar(self)
-        self.sidebar.new_chat_requested.connect(self.new_chat)
-        self.sidebar.conversation_chosen.connect(self.open_conversation)
-        self.sidebar.rename_requested.connect(self._rename_conversation)
-        self.sidebar.delete_requested.connect(self._delete_conversation)
-        self.sidebar.search_changed.connect(lambda *_: self.refresh_sidebar())
-        self.sidebar.setEnabled(False)  # until someone signs in
+        self._sidebar: ConversationSidebar | None = None  # built at the first sign-in
         single = QSplitter(Qt.Orientation.Horizontal, self)
-        single.addWidget(self.sidebar)
         single.addWidget(chat_area)
-        single.setStretchFactor(0, 0)
-        single.setStretchFactor(1, 1)
-        single.setSizes([230, 1050])
         self.single_splitter = single
 
         self._split_view: SplitCompareView | None = None  # built on first use (Ctrl+T)
@@ -427,13 +417,37 @@ class MainWindow(QMainWindow):
             self.split_view.new_chat()
         elif (pane := self.current_pane()) is not None:
             pane.new_chat()
-            self.sidebar.select(None)
+            if self._sidebar is not None:
+                self._sidebar.select(None)
             self.question_edit.setFocus()
 
     # conversations -----------------------------------------------------------------
+    @property
+    def sidebar(self) -> ConversationSidebar:
+        """The conversations of the persona in view (built when someone first signs in:
+        before that there is nobody whose conversations it could list)."""
+        if self._sidebar is None:
+            from desktop.conversation_sidebar import ConversationSidebar
+
+            sidebar = ConversationSidebar(self)
+            sidebar.new_chat_requested.connect(self.new_chat)
+            sidebar.conversation_chosen.connect(self.open_conversation)
+            sidebar.rename_requested.connect(self._rename_conversation)
+            sidebar.delete_requested.connect(self._delete_conversation)
+            sidebar.search_changed.connect(lambda *_: self.refresh_sidebar())
+            splitter = self.single_splitter
+            splitter.insertWidget(0, sidebar)
+            splitter.setStretchFactor(0, 0)
+            splitter.setStretchFactor(1, 1)
+            splitter.setSizes([230, max(400, splitter.width() - 230)])
+            self._sidebar = sidebar
+        return self._sidebar
+
     def refresh_sidebar(self) -> None:
         """List the current persona's conversations (or the search hits)."""
         pane = self.current_pane()
+        if pane is None and self._sidebar is None:
+            return
         store = self.history if pane is not None else None
         self.sidebar.setEnabled(pane is not None)
         if pane is None or store is None:
