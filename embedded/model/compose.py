@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 Blocks = list[dict[str, Any]]
 """Reply content blocks (text and tool_use)."""
 
-_DAYS = re.compile(r"(?<![월\d])(\d{1,3})\s*일(?!자)")
+# 'N일' as a number of days: not a day of the month ('매월 21일', '1월 1일').
+_DAYS = re.compile(r"(?<![월\d])(?<!월\s)(\d{1,3})\s*일(?!자)")
 _SENTENCE = re.compile(r"[^.\n。]+")
 _GRANT_WORDS = ("부여", "사용할 수", "최대", "연간", "한도", "지급")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from embedded.model.lexicon import CUES, LEAVE_TYPES
+from embedded.model.lexicon import CUES, LEAVE_TYPES, TOPIC_WORDS
 from embedded.model.people import named_people
 
 if TYPE_CHECKING:
@@ -37,6 +37,25 @@ def _names_days(q: str) -> bool:
     return _names_leave(q) and _DAY_COUNT.search(q) is not None
 
 
+def _names_regulation(e: Entities) -> bool:
+    return bool(e.title_words or e.doc_nos) or any(
+        k in TOPIC_WORDS and k != "주민등록번호" for k in e.keywords
+    )
+
+
+def _about_person(q: str) -> bool:
+    """Someone's own record: a name, or 'my …' with the HR database or no regulation named."""
+    lowered = f" {q.lower()} "
+    regulation = any(
+        w in lowered for w in ("규정", "지침", "안내", "기준", "문의", "regulation", "guideline")
+    )
+    if regulation:
+        return False
+    if named_people(q):
+        return True
+    return any(w in lowered for w in (" 내 ", " 제 ", " my ", "나의", "저의"))
+
+
 def _record_word(q: str) -> bool:
     return any(
         w in q.lower()
@@ -60,7 +79,10 @@ def _record_word(q: str) -> bool:
 INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("literal_sql", lambda q, e: e.sql is not None),
     ("revision_request", lambda q, e: cue(q, "revision_request")),
-    ("national_id", lambda q, e: cue(q, "national_id")),
+    ("contact", lambda q, e: cue(q, "person_contact") and _about_person(q)),
+    # A national ID inside a regulation ('연말정산 작성 요령의 예시 주민번호') is the
+    # article's text (redacted by the platform), not an employee's record.
+    ("national_id", lambda q, e: cue(q, "national_id") and not _names_regulation(e)),
     (
         "ceiling",
         lambda q, e: e.amount is not None and cue(q, "purchase") and cue(q, "approval_ceiling"),

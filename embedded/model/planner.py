@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from embedded.model import plans_docs, plans_hr, plans_money, plans_rules
+from embedded.model import plans_docs, plans_hr, plans_money, plans_people, plans_rules
 from embedded.model.compose import Blocks, Ctx, answer
 from embedded.model.conversation import read_turn
 from embedded.model.entities import extract
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 PLANS: dict[str, Callable[[Ctx], Blocks]] = {
     "literal_sql": plans_hr.plan_literal_sql,
     "revision_request": plans_docs.plan_revision_request,
+    "contact": plans_people.plan_contact,
     "national_id": plans_hr.plan_national_id,
     "impact": plans_docs.plan_impact,
     "derived": plans_docs.plan_derived,

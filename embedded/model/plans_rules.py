@@ -384,6 +384,26 @@ def _contact_lines(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
     return answer(not_found(ctx, topic_label(ctx)))
 
 
+_ARTICLE_NO = re.compile(r"제\s*(\d{1,3})\s*조")
+
+
+def ranked_articles(ctx: Ctx, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One document's hits, the article the question points at first.
+
+    An article named by number ('제3조') leads; then the articles that mention
+    more of the question's words beyond the subject ('수습기간', '지급일').
+    """
+    named = {f"제{m.group(1)}조" for m in _ARTICLE_NO.finditer(ctx.turn.question)}
+    words = [squash(w) for w in (ctx.ents.keywords[1:] or ctx.ents.keywords)]
+
+    def score(hit: dict[str, Any]) -> int:
+        hay = squash(f"{hit.get('article_title') or ''} {hit.get('text') or ''}")
+        exact = 100 if str(hit.get("article_no") or "") in named else 0
+        return exact + sum(w in hay for w in words)
+
+    return sorted(hits, key=score, reverse=True)
+
+
 def plan_search(ctx: Ctx) -> Blocks:
     """Find the regulation the question is about and quote what it says."""
     if not (ctx.ents.keywords or ctx.ents.title_words or ctx.ents.doc_nos):
@@ -415,7 +435,7 @@ def plan_search(ctx: Ctx) -> Blocks:
     citation = cite(ctx, doc_no, top.get("version"), top.get("effective_from"))
     articles = [
         f"- {h.get('article_no') or ''} {h.get('article_title') or ''}: {h.get('text')}".strip()
-        for h in doc_hits(hits, doc_no)[:3]
+        for h in ranked_articles(ctx, doc_hits(hits, doc_no))[:3]
     ]
     body = "\n".join(articles)
     title = top.get("title")

@@ -1,0 +1,122 @@
+"""Plans about one employee's record: contact numbers (masking decided by the platform)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from embedded.model.compose import Blocks, Ctx, answer, call, failure, nothing_visible, rows_of
+from embedded.model.intents import cue
+from embedded.model.people import EMPLOYEES_VIEW, asks_about_self, named_people, quote
+
+_CONTACT_SQL = f"SELECT 사번, 성명, 부서, 직급, 연락처 FROM {EMPLOYEES_VIEW}"
+_NATIONAL_ID_SQL = f"SELECT 사번, 주민등록번호 FROM {EMPLOYEES_VIEW}"
+
+
+def _targets(ctx: Ctx) -> list[str]:
+    """Whose record: the people named, else the asker (when 'my …')."""
+    names = named_people(ctx.turn.question)
+    if names:
+        return names
+    if asks_about_self(ctx) and ctx.asker:
+        return [ctx.asker]
+    return []
+
+
+def _contact_sql(names: list[str]) -> str:
+    if not names:
+        return _CONTACT_SQL + " ORDER BY 사번"
+    where = " OR ".join(f"성명 = {quote(n)}" for n in names)
+    return f"{_CONTACT_SQL} WHERE {where} ORDER BY 사번"
+
+
+def _contact_call(ctx: Ctx) -> Any:
+    return next(
+        (
+            c
+            for c in reversed(ctx.turn.calls)
+            if c.name == "query_hr" and "연락처" in str(c.input.get("question_sql"))
+        ),
+        None,
+    )
+
+
+def _national_id_call(ctx: Ctx) -> Any:
+    return next(
+        (
+            c
+            for c in reversed(ctx.turn.calls)
+            if c.name == "query_hr" and "주민등록번호" in str(c.input.get("question_sql"))
+        ),
+        None,
+    )
+
+
+def plan_contact(ctx: Ctx) -> Blocks:
+    """An employee's contact number from the employees view, as the platform shows it.
+
+    The row filter decides whose rows come back and the column mask how the number
+    reads; a national ID asked in the same breath is tried and its refusal reported.
+    """
+    names = _targets(ctx)
+    if not names and not asks_about_self(ctx):
+        return answer(
+            ctx.t(
+                "누구의 연락처인지 알 수 없습니다. 이름을 넣어 다시 물어봐 주세요.",
+                "I could not tell whose contact number you mean; ask again with a name.",
+            )
+        )
+    result = _contact_call(ctx)
+    if result is None:
+        return call(ctx, "query_hr", {"question_sql": _contact_sql(names)})
+    if result.failed:
+        return answer(failure(ctx, result))
+    national = cue(ctx.turn.question, "national_id")
+    if national and _national_id_call(ctx) is None and ctx.has("query_hr"):
+        return call(ctx, "query_hr", {"question_sql": _NATIONAL_ID_SQL})
+    columns, rows = rows_of(result)
+    records = [dict(zip(columns, r, strict=False)) for r in rows]
+    if not records:
+        who = ", ".join(names) or ctx.t("질문하신 분", "you")
+        return answer(nothing_visible(ctx, ctx.t(f"{who}의 연락처", f"the contact of {who}")))
+    if not names and len(records) > 1:
+        return answer(
+            ctx.t(
+                f"조회 가능한 직원 기록이 {len(records)}건이라 어느 것이 질문하신 분의 것인지 "
+                "알 수 없습니다. 이름을 넣어 다시 물어봐 주세요.",
+                f"{len(records)} employee records are visible to you, so which one is yours is "
+                "ambiguous; ask again with your name.",
+            )
+        )
+    lines = []
+    masked = False
+    for rec in records[:10]:
+        phone = str(rec.get("연락처") or "")
+        masked = masked or "*" in phone
+        label = f"{rec.get('성명')} ({rec.get('사번')}, {rec.get('부서')} {rec.get('직급') or ''})"
+        lines.append(
+            ctx.t(
+                f"{label.replace(' )', ')')}의 연락처는 {phone}입니다.",
+                f"{label.replace(' )', ')')}: contact number {phone}.",
+            )
+        )
+    text = "\n".join(lines)
+    if masked:
+        text += ctx.t(
+            "\n번호의 일부는 조회 권한에 따라 플랫폼이 가려서(마스킹) 보여준 것입니다.",
+            "\nPart of the number is masked by the platform for your access level.",
+        )
+    if national:
+        refused = _national_id_call(ctx)
+        text += "\n" + (
+            ctx.t(
+                "주민등록번호는 조회 권한이 없어 확인할 수 없습니다 (플랫폼이 거부함).",
+                "The resident registration number is not available to you: the platform "
+                "denied that query.",
+            )
+            if refused is None or refused.failed
+            else ctx.t(
+                "주민등록번호는 민감한 개인정보라 답변에 표시하지 않습니다.",
+                "Resident registration numbers are sensitive and are not shown in answers.",
+            )
+        )
+    return answer(text)
