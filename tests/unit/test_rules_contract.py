@@ -60,13 +60,3 @@ def test_a_turn_allows_every_round_the_offline_planner_may_plan() -> None:
 
     assert TurnLimits().max_iterations >= planner._MAX_ROUNDS + 1  # the rounds, then the answer
 
-
-def test_the_planner_states_no_rule_of_its_own_about_lodging_excess() -> None:
-    """Who bears an excess comes from the guideline's text (a tool result), not from code."""
-    from pathlib import Path
-
-    from embedded.model import plans_money
-
-    source = Path(plans_money.__file__).read_text(encoding="utf-8")
-    for claim in ("본인 부담", "본인이 부담", "borne by the claimant"):
-        assert claim not in source
