@@ -37,6 +37,16 @@ def _names_days(q: str) -> bool:
     return _names_leave(q) and _DAY_COUNT.search(q) is not None
 
 
+def _pending_anywhere(q: str, e: Entities) -> bool:
+    """Revisions in flight asked about across documents (no document or topic named)."""
+    if e.doc_nos or e.title_words:
+        return False
+    if cue(q, "pending_list"):
+        return True
+    topic = any(k in TOPIC_WORDS for k in e.keywords)
+    return cue(q, "pending_any") and not topic and not cue(q, "days")
+
+
 def _names_regulation(e: Entities) -> bool:
     return bool(e.title_words or e.doc_nos) or any(
         k in TOPIC_WORDS and k != "주민등록번호" for k in e.keywords
@@ -91,6 +101,7 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("derived", lambda q, e: cue(q, "derived")),
     ("related", lambda q, e: cue(q, "related")),
     ("authority", lambda q, e: cue(q, "authority")),
+    ("pending_list", lambda q, e: _pending_anywhere(q, e)),
     ("pending_status", lambda q, e: cue(q, "pending_status")),
     ("pending_status", lambda q, e: cue(q, "pending_any") and not cue(q, "days")),
     ("describe", lambda q, e: bool(e.doc_nos)),

@@ -31,6 +31,7 @@ PLANS: dict[str, Callable[[Ctx], Blocks]] = {
     "derived": plans_docs.plan_derived,
     "related": plans_docs.plan_related,
     "authority": plans_docs.plan_authority,
+    "pending_list": plans_docs.plan_pending_list,
     "pending_status": plans_docs.plan_pending_status,
     "describe": plans_docs.plan_describe,
     "in_force_version": plans_docs.plan_in_force_version,

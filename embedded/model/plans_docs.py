@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from embedded.model.compose import (
@@ -18,11 +19,13 @@ from embedded.model.compose import (
     hits_titled,
     josa,
     not_found,
+    nothing_visible,
     squash,
     with_titles,
 )
 from embedded.model.intents import cue
 from embedded.model.lexicon import TITLE_SUFFIXES
+from embedded.model.people import asks_about_self, lookup_call, lookup_sql, people_of
 from embedded.model.plans_rules import as_of, topic_label
 
 if TYPE_CHECKING:
@@ -51,6 +54,11 @@ def resolve_doc(ctx: Ctx) -> Resolved:
         step = describe_untitled(ctx, hits_of(searches[-1]))
         if step:
             return None, None, step
+    elif ctx.ents.keywords:
+        # No title: the document whose text is about the question's subject ('육아휴직 개정안').
+        about = hits_about(with_titles(ctx, hits_of(searches[0])), ctx.ents.keywords[:1])
+        if about:
+            return str(about[0].get("doc_no")), about[0], None
     sibling, step = _sibling_title(ctx)
     if step:
         return None, None, step
@@ -251,6 +259,9 @@ def _graph_line(ctx: Ctx, row: dict[str, Any]) -> str:
     return f"{indent}- {row.get('doc_no')} {row.get('title') or ''} ({detail})"
 
 
+_DIRECT_WORDS = ("바로 아래", "바로 위", "직접", "1단계", "directly", "immediate", "one level")
+
+
 def _graph_rows(ctx: Ctx, tool: str, verb_ko: str, verb_en: str) -> Blocks:
     doc_no, hit, step = resolve_doc(ctx)
     if step:
@@ -263,6 +274,9 @@ def _graph_rows(ctx: Ctx, tool: str, verb_ko: str, verb_en: str) -> Blocks:
     if result.failed or result.data is None:
         return answer(failure(ctx, result))
     rows = [r for r in result.data.get("rows") or [] if r.get("doc_no") != doc_no]
+    direct = any(w in ctx.turn.question.lower() for w in _DIRECT_WORDS)
+    if direct:
+        rows = [r for r in rows if _int(r.get("depth") or 1) == 1]
     name = f"{hit.get('title')}({doc_no})" if hit else doc_no
     if not rows:
         return answer(
@@ -272,11 +286,12 @@ def _graph_rows(ctx: Ctx, tool: str, verb_ko: str, verb_en: str) -> Blocks:
             )
         )
     lines = "\n".join(_graph_line(ctx, r) for r in rows)
+    scope = ctx.t("바로 한 단계(1단계) ", "directly (one link) ") if direct else ""
     return answer(
         _renamed(ctx, hit)
         + ctx.t(
-            f"{name}의 {verb_ko} 문서 {len(rows)}건입니다:\n{lines}",
-            f"Documents {verb_en} {name} ({len(rows)}):\n{lines}",
+            f"{name}의 {scope}{verb_ko} 문서는 {len(rows)}개입니다:\n{lines}",
+            f"Documents {scope}{verb_en} {name}: {len(rows)}\n{lines}",
         )
         + ctx.t(
             "\n조회 권한 밖의 문서는 이 목록에 나오지 않습니다.",
@@ -314,6 +329,28 @@ def plan_related(ctx: Ctx) -> Blocks:
     )
 
 
+_FIGURE = re.compile(r"(?<![\d.])(\d{1,3})\s*(?:일|-?\s*days?\b)")
+
+
+def _matching_figure(ctx: Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The revisions whose summary states the figure the question names ('30일 개정안')."""
+    figures = {m.group(1) for m in _FIGURE.finditer(ctx.turn.question)}
+    if not figures:
+        return rows
+    found = [
+        p
+        for p in rows
+        if any(re.search(rf"(?<!\d){f}\s*일", str(p.get("summary") or "")) for f in figures)
+    ]
+    return found or rows
+
+
+def _when_usable(ctx: Ctx) -> bool:
+    """'언제부터 쓸 수 있어?' about a revision: the answer starts from whether it applies yet."""
+    q = ctx.turn.question.lower()
+    return any(w in q for w in ("언제부터", "from when", "when can", "when will"))
+
+
 def plan_pending_status(ctx: Ctx) -> Blocks:
     """Whether a revision in flight has taken effect."""
     doc_no, hit, step = resolve_doc(ctx)
@@ -327,6 +364,7 @@ def plan_pending_status(ctx: Ctx) -> Blocks:
     if result.failed or result.data is None:
         return answer(failure(ctx, result))
     rows = [p for p in result.data.get("pending") or [] if p.get("doc_no", doc_no) == doc_no]
+    rows = _matching_figure(ctx, rows)
     current = ""
     if hit:
         now = cite(ctx, doc_no, hit.get("version"), hit.get("effective_from"))
@@ -343,6 +381,13 @@ def plan_pending_status(ctx: Ctx) -> Blocks:
     parts = []
     for p in rows:
         version, eff = p.get("version"), p.get("effective_from")
+        if cue(ctx.turn.question, "drafter") and p.get("drafter"):
+            parts.append(
+                ctx.t(
+                    f"제{version}차 개정안의 기안자 사번은 {p.get('drafter')}입니다.",
+                    f"Version {version} was drafted by employee no. {p.get('drafter')}.",
+                )
+            )
         if p.get("status") == "APPROVED":
             parts.append(
                 ctx.t(
@@ -361,7 +406,7 @@ def plan_pending_status(ctx: Ctx) -> Blocks:
                     f"force ({p.get('summary') or ''}).",
                 )
             )
-    if cue(ctx.turn.question, "took_effect"):
+    if cue(ctx.turn.question, "took_effect") or _when_usable(ctx):
         lead = ctx.t("아니요, 아직입니다. ", "Not yet. ")
     else:
         lead = ctx.t(
@@ -484,3 +529,90 @@ def plan_in_force_version(ctx: Ctx) -> Blocks:
                 "has no effect.",
             )
     return answer(text)
+
+
+_STATUS_KO = {
+    "APPROVED": "승인됨(시행 전)",
+    "DRAFT": "초안(DRAFT, 미승인)",
+    "IN_REVIEW": "검토 중(미승인)",
+    "REJECTED": "반려됨(REJECTED)",
+}
+
+
+def plan_pending_list(ctx: Ctx) -> Blocks:
+    """Revisions in flight across the documents the caller may see (optionally: drafted by
+    the caller, or taking effect this month)."""
+    result = ctx.turn.last("pending_revision")
+    if result is None:
+        return call(ctx, "pending_revision", {})
+    if result.failed or result.data is None:
+        return answer(failure(ctx, result))
+    rows = [p for p in result.data.get("pending") or [] if isinstance(p, dict)]
+    notes: list[str] = []
+    if cue(ctx.turn.question, "drafter") and asks_about_self(ctx):
+        if not ctx.asker:
+            return answer(
+                ctx.t(
+                    "질문하신 분이 누구인지 알 수 없어 기안한 개정을 가려낼 수 없습니다.",
+                    "I cannot tell who you are, so I cannot pick the revisions you drafted.",
+                )
+            )
+        found = lookup_call(ctx)
+        if found is None:
+            return call(ctx, "query_hr", {"question_sql": lookup_sql([ctx.asker])})
+        people = [] if found.failed else people_of(found)
+        if len(people) != 1:
+            return answer(not_found(ctx, ctx.t("질문하신 분의 직원 기록", "your employee record")))
+        rows = [p for p in rows if str(p.get("drafter")) == people[0].emp_no]
+        notes.append(
+            ctx.t(
+                f"기안자 사번 {people[0].emp_no}({people[0].name}) 기준",
+                f"drafted by {people[0].name} (employee no. {people[0].emp_no})",
+            )
+        )
+    if cue(ctx.turn.question, "this_month"):
+        searched = ctx.turn.last("search_regulations")
+        if searched is None:
+            return call(ctx, "search_regulations", {"question": "사규 개정 시행일"})
+        today = str((searched.data or {}).get("as_of") or "")
+        if not today:
+            return answer(
+                ctx.t(
+                    "오늘 날짜를 플랫폼에서 확인할 수 없어 이번 달 시행분을 가려낼 수 없습니다.",
+                    "The platform did not report today's date, so I cannot tell this month's.",
+                )
+            )
+        rows = [p for p in rows if str(p.get("effective_from") or "")[:7] == today[:7]]
+        notes.append(ctx.t(f"{today[:7]} 시행 예정분", f"taking effect in {today[:7]}"))
+    scope = f" ({', '.join(notes)})" if notes else ""
+    if not rows:
+        return answer(
+            nothing_visible(ctx, ctx.t(f"진행 중인 개정{scope}", f"pending revisions{scope}"))
+        )
+    lines = []
+    for p in rows[:30]:
+        status = str(p.get("status") or "")
+        eff = p.get("effective_from") or ctx.t("미정", "no date")
+        lines.append(
+            ctx.t(
+                f"- {p.get('doc_no')} {p.get('title') or ''} 제{p.get('version')}차: "
+                f"{_STATUS_KO.get(status, status)} — {p.get('summary') or ''} "
+                f"(예정 시행일 {eff}, 기안자 사번 {p.get('drafter') or '-'})",
+                f"- {p.get('doc_no')} {p.get('title') or ''} version {p.get('version')}: "
+                f"{status} — {p.get('summary') or ''} (effective {eff}, drafted by "
+                f"{p.get('drafter') or '-'})",
+            )
+        )
+    return answer(
+        ctx.t(
+            f"조회 가능한 진행 중인 개정은 {len(rows)}건입니다{scope}:\n",
+            f"{len(rows)} revision(s) in progress visible to you{scope}:\n",
+        )
+        + "\n".join(lines)
+        + ctx.t(
+            "\n승인(APPROVED)된 개정도 예정 시행일 전까지는 효력이 없고, 초안·검토 중·반려된 "
+            "개정은 효력이 없습니다.",
+            "\nAn APPROVED revision has no effect until its date; drafts, revisions in review "
+            "and rejected ones have none.",
+        )
+    )

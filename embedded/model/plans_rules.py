@@ -39,7 +39,10 @@ _LINE = re.compile(r"[^\n.]+")
 def search_query(ctx: Ctx) -> str:
     """Return the words to search for: the title, else the topic words, else the question."""
     if ctx.ents.title_words:
-        return " ".join(ctx.ents.title_words)
+        # The title finds the document; the other topic words find the article in it.
+        title = ctx.ents.title_words
+        extra = [k for k in ctx.ents.keywords if not any(t in k or k in t for t in title)]
+        return " ".join([*title, *extra[:4]])
     if ctx.ents.keywords:
         return " ".join(ctx.ents.keywords)
     return ctx.turn.question
