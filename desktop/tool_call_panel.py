@@ -95,6 +95,7 @@ class ToolCallPanel(QWidget):
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.detail = ToolCallDetail(self)
         self.detail.setAccessibleName(self.tr("Tool call detail"))
+        self.detail.hide()  # until a call is selected
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.addWidget(self.table)
         splitter.addWidget(self.detail)
@@ -113,6 +114,7 @@ class ToolCallPanel(QWidget):
         model.rowsInserted.connect(lambda *_: self._scroll_timer.start())
         model.rowsInserted.connect(lambda *_: self._update_empty())
         model.modelReset.connect(self.detail.clear)
+        model.modelReset.connect(self.detail.hide)
         model.modelReset.connect(self._update_empty)
         model.rowsRemoved.connect(lambda *_: self._update_empty())
         self._shown: tuple[Any, ...] | None = None
@@ -155,6 +157,9 @@ class ToolCallPanel(QWidget):
             None if call is None else (call.status, call.approval, len(call.result), call.error)
         )
         self.detail.show_call(call)
+        # the detail takes room only once there is a call to show: until then the
+        # list gets the whole height (in a split pane it had room for two rows)
+        self.detail.setVisible(call is not None)
 
     def _refresh_detail(self, *_: object) -> None:
         call = self.selected_call()

@@ -221,3 +221,19 @@ def test_the_question_box_shows_focus_in_the_dark_theme(qtbot: Any, window_facto
         assert edge.saturation() < 60, edge.name()  # no highlight without focus
     finally:
         apply_theme(app, "light")
+
+
+def test_the_tool_detail_takes_room_only_once_a_call_is_selected(
+    qtbot: Any, window_factory: Any
+) -> None:
+    window, pane = _signed_in(window_factory)
+    window.question_edit.setPlainText("질문")
+    with qtbot.waitSignal(pane.turn_finished, timeout=10000):
+        window.send()
+    panel = pane.tool_panel
+    assert not panel.detail.isVisible()
+    assert panel.table.height() > panel.height() * 0.9  # the list has the whole height
+    panel.table.selectRow(0)
+    assert panel.detail.isVisible() and "query_hr" in panel.detail.toPlainText()
+    window.new_chat()
+    assert not panel.detail.isVisible()
