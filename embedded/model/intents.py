@@ -37,6 +37,22 @@ def _names_days(q: str) -> bool:
     return _names_leave(q) and _DAY_COUNT.search(q) is not None
 
 
+_PO_NO = re.compile(r"(?<![A-Za-z0-9-])PO-\d{4}-\d{3}(?!\d)")
+
+
+def _about_orders(q: str, e: Entities) -> bool:
+    """Purchase orders themselves (a PO number, or orders with their status/amount)."""
+    if _PO_NO.search(q):
+        return True
+    lowered = q.lower()
+    orders = any(w in lowered for w in ("purchase order", "발주"))
+    record = any(
+        w in lowered
+        for w in ("상태", "status", "대기", "waiting", "pending", "있어", "목록", "list")
+    )
+    return orders and e.amount is None and record
+
+
 def _pending_anywhere(q: str, e: Entities) -> bool:
     """Revisions in flight asked about across documents (no document or topic named)."""
     if e.doc_nos or e.title_words:
@@ -93,6 +109,7 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # A national ID inside a regulation ('연말정산 작성 요령의 예시 주민번호') is the
     # article's text (redacted by the platform), not an employee's record.
     ("national_id", lambda q, e: cue(q, "national_id") and not _names_regulation(e)),
+    ("purchase_orders", lambda q, e: _about_orders(q, e)),
     (
         "ceiling",
         lambda q, e: e.amount is not None and cue(q, "purchase") and cue(q, "approval_ceiling"),

@@ -160,6 +160,8 @@ LEAVE_TYPES: dict[str, str] = {
     "parental": "육아휴직",
     "연차": "연차",
     "annual leave": "연차",
+    "병가": "병가",
+    "sick leave": "병가",
 }
 
 # Words that carry no topic: ignored when checking that a hit is about the question.
@@ -281,6 +283,12 @@ STOPWORDS: frozenset[str] = frozenset(
         "적게",
         "팀원",
         "팀원들",
+        "개발팀",
+        "보안팀",
+        "인사팀",
+        "재무팀",
+        "영업팀",
+        "구매팀",
         "각각",
         "정리",
         "기본",
@@ -392,6 +400,35 @@ SCOPE_QUALIFIERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 # Words of a rule sentence that leave a case outside the rule ('해외 출장은 별도로 정한다').
 OUT_OF_SCOPE_WORDS: tuple[str, ...] = ("별도로", "제외", "적용하지 아니", "적용하지 않")
+
+# Department names as asked → the 부서 code the HR views hold.
+DEPARTMENTS: dict[str, str] = {
+    "개발팀": "DEV",
+    "개발부": "DEV",
+    "보안팀": "SEC",
+    "인사팀": "HR",
+    "재무팀": "FIN",
+    "영업팀": "SAL",
+    "구매팀": "PUR",
+    "development team": "DEV",
+    "security team": "SEC",
+    "hr team": "HR",
+    "finance team": "FIN",
+    "sales team": "SAL",
+    "purchasing team": "PUR",
+}
+
+# Approvers as a question names them → the word the approval guideline uses.
+APPROVERS: dict[str, str] = {
+    "대표이사": "대표이사",
+    "ceo": "대표이사",
+    "chief executive": "대표이사",
+    "본부장": "본부장",
+    "division head": "본부장",
+    "head of division": "본부장",
+    "팀장": "팀장",
+    "team lead": "팀장",
+}
 
 # Casual or alternative words → the word the regulations and HR views use.
 ALIASES: dict[str, str] = {
@@ -598,7 +635,20 @@ CUES: dict[str, tuple[str, ...]] = {
         "remaining",
         "still have",
     ),
-    "usage": ("썼어", "사용 현황", "사용현황", "얼마나 썼", "사용했", "used", "usage"),
+    "usage": (
+        "썼어",
+        "사용 현황",
+        "사용현황",
+        "얼마나 썼",
+        "사용했",
+        "쓴 사람",
+        "쓴사람",
+        "쓴 거",
+        "쓴거",
+        "많이 쓴",
+        "used",
+        "usage",
+    ),
     "effective_date": (
         "언제부터",
         "시행일",

@@ -35,6 +35,7 @@ PLANS: dict[str, Callable[[Ctx], Blocks]] = {
     "pending_status": plans_docs.plan_pending_status,
     "describe": plans_docs.plan_describe,
     "in_force_version": plans_docs.plan_in_force_version,
+    "purchase_orders": plans_money.plan_purchase_orders,
     "ceiling": plans_money.plan_ceiling,
     "expense": plans_money.plan_expense,
     "usage": plans_hr.plan_usage,

@@ -19,7 +19,7 @@ from embedded.model.compose import (
     rows_of,
 )
 from embedded.model.intents import cue
-from embedded.model.lexicon import GRANT_VARIES, LEAVE_TYPES
+from embedded.model.lexicon import DEPARTMENTS, GRANT_VARIES, LEAVE_TYPES
 from embedded.model.people import (
     Person,
     asks_about_self,
@@ -38,11 +38,18 @@ _SAFE_VALUE = re.compile(r"^[0-9A-Za-z가-힣 _-]+$")
 
 def leave_type(ctx: Ctx) -> str | None:
     """Return the 휴가종류 value the question is about."""
+    kinds = leave_types(ctx)
+    return kinds[0] if kinds else None
+
+
+def leave_types(ctx: Ctx) -> list[str]:
+    """Every 휴가종류 value the question names ('연차랑 병가'), in order."""
     lowered = ctx.turn.question.lower()
+    found: list[str] = []
     for word, value in LEAVE_TYPES.items():
-        if word in lowered:
-            return value
-    return None
+        if word in lowered and value not in found:
+            found.append(value)
+    return found
 
 
 def leave_sql(ctx: Ctx, people: list[Person] | None = None) -> str:
@@ -52,11 +59,17 @@ def leave_sql(ctx: Ctx, people: list[Person] | None = None) -> str:
         "FROM semantic.hr.leave_balance"
     )
     conditions = []
-    kind = leave_type(ctx)
-    if kind and _SAFE_VALUE.match(kind):
-        conditions.append(f"휴가종류 = '{kind}'")
+    kinds = [k for k in leave_types(ctx) if _SAFE_VALUE.match(k)]
+    if len(kinds) == 1:
+        conditions.append(f"휴가종류 = '{kinds[0]}'")
+    elif kinds:
+        conditions.append("휴가종류 IN (" + ", ".join(f"'{k}'" for k in kinds) + ")")
     emp_nos = [p.emp_no for p in people] if people else ctx.ents.emp_nos[:1]
     emp_nos = [e for e in emp_nos if re.fullmatch(r"[0-9]{8}", e)]
+    lowered = ctx.turn.question.lower()
+    dept = next((code for word, code in DEPARTMENTS.items() if word in lowered), None)
+    if dept and not emp_nos:
+        conditions.append(f"부서 = '{dept}'")
     if len(emp_nos) == 1:
         conditions.append(f"사번 = '{emp_nos[0]}'")
     elif emp_nos:
@@ -75,6 +88,15 @@ def table(columns: list[str], rows: list[list[Any]]) -> str:
     if len(rows) > _MAX_ROWS:
         lines.append(f"- … ({len(rows) - _MAX_ROWS} more)")
     return "\n".join(lines)
+
+
+_RANKING = ("누구", "who", "가장", "제일", "젤 ", "most", "least", "fewest", "highest", "lowest")
+
+
+def ranking(ctx: Ctx) -> bool:
+    """'Who has the most …', '제일 적게 남은 사람': a question over several people's rows."""
+    lowered = f" {ctx.turn.question.lower()} "
+    return any(w in lowered for w in _RANKING)
 
 
 def _used_by_employee(columns: list[str], rows: list[list[Any]]) -> dict[str, int]:
@@ -189,6 +211,13 @@ def _person_usage(
     used = columns.index("사용일수") if "사용일수" in columns else -1
     year = columns.index("연도") if "연도" in columns else -1
     lines = []
+    kinds = leave_types(ctx)
+    if len(kinds) > 1 and "휴가종류" in columns:
+        at = columns.index("휴가종류")
+        for one in kinds:
+            picked = [r for r in rows if str(r[at]) == one]
+            lines.append(_kind_usage(ctx, people, columns, picked, own, one))
+        return "\n".join(lines)
     for person in people:
         mine = [r for r in rows if emp >= 0 and str(r[emp]) == person.emp_no]
         label = _person_label(ctx, person, own)
@@ -211,6 +240,30 @@ def _person_usage(
             ctx.t(
                 f"{label}의 {kind} 사용일수는 {total}일입니다{detail}.",
                 f"{label} has used {total} days of {kind}{detail}.",
+            )
+        )
+    return "\n".join(lines)
+
+
+def _kind_usage(
+    ctx: Ctx, people: list[Person], columns: list[str], rows: list[list[Any]], own: bool, kind: str
+) -> str:
+    """One leave type's days used per person (a question naming several types)."""
+    emp = columns.index("사번") if "사번" in columns else -1
+    used = columns.index("사용일수") if "사용일수" in columns else -1
+    name = ctx.t(kind, _EN_LEAVE.get(kind, kind).lower())
+    lines = []
+    for person in people:
+        mine = [r for r in rows if emp >= 0 and str(r[emp]) == person.emp_no]
+        label = _person_label(ctx, person, own)
+        if not mine or used < 0:
+            lines.append(ctx.t(f"{label}: {kind} 사용 기록이 없습니다.", f"{label}: no {name}."))
+            continue
+        total = sum(int(r[used] or 0) for r in mine)
+        lines.append(
+            ctx.t(
+                f"{label}의 {kind} 사용일수는 {total}일입니다.",
+                f"{label} has used {total} days of {name}.",
             )
         )
     return "\n".join(lines)
@@ -333,6 +386,26 @@ def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
     lines += [f"| {emp} | {depts.get(emp, '')} | {days} |" for emp, days in shown]
     total = sum(totals.values())
     more = len(totals) - len(shown)
+    names = _names_by_employee(columns, rows)
+    top = max(totals.values()) if totals else 0
+    low = min(totals.values()) if totals else 0
+
+    def who(value: int) -> str:
+        return ", ".join(
+            f"{names.get(e, '')} ({e})".strip() for e, d in totals.items() if d == value
+        )
+
+    extremes = (
+        [
+            ctx.t(
+                f"가장 많이 쓴 사람: {who(top)} — {top}일. "
+                f"가장 적게 쓴 사람: {who(low)} — {low}일.",
+                f"Most used: {who(top)} — {top} days. Least used: {who(low)} — {low} days.",
+            )
+        ]
+        if len(totals) > 1
+        else []
+    )
     scope = ", ".join(sorted(set(depts.values()))) or "-"
     return "\n".join(
         [
@@ -345,6 +418,7 @@ def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
             *lines,
             "",
             *([ctx.t(f"… 외 {more}명", f"… {more} more")] if more > 0 else []),
+            *extremes,
             ctx.t(
                 f"합계 {total}일 ({' + '.join(str(d) for d in totals.values())} = {total}일).",
                 f"Total {total} days.",
@@ -524,7 +598,7 @@ def plan_remaining(ctx: Ctx) -> Blocks:
         return answer(
             _left_text(ctx, grant, emp_no, used, ("", "You have ")) + _drafts_text(ctx, grant)
         )
-    if cue(ctx.turn.question, "self") and not ctx.ents.emp_nos:
+    if cue(ctx.turn.question, "self") and not ctx.ents.emp_nos and not ranking(ctx):
         return answer(
             ambiguous_self(
                 ctx,

@@ -15,12 +15,19 @@ from embedded.model.compose import (
     failure,
     hits_of,
     not_found,
+    nothing_visible,
     rows_of,
     titled,
 )
 from embedded.model.entities import AMOUNT, korean_amount
 from embedded.model.intents import cue
-from embedded.model.lexicon import EN_TO_KO, OUT_OF_SCOPE_WORDS, SCOPE_QUALIFIERS
+from embedded.model.lexicon import (
+    APPROVERS,
+    DEPARTMENTS,
+    EN_TO_KO,
+    OUT_OF_SCOPE_WORDS,
+    SCOPE_QUALIFIERS,
+)
 from embedded.model.plans_hr import table
 
 _CLAUSE = re.compile(r"[^\n.;·①②③④⑤⑥⑦⑧⑨⑩]+")
@@ -223,9 +230,7 @@ def scope_qualifier(ctx: Ctx) -> str | None:
     return None
 
 
-def out_of_scope(
-    ctx: Ctx, hits: list[dict[str, Any]]
-) -> tuple[str, dict[str, Any]] | None:
+def out_of_scope(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, dict[str, Any]] | None:
     """The rule sentence that leaves the question's scope out ('해외 출장은 별도로 정한다')."""
     word = scope_qualifier(ctx)
     if word is None:
@@ -496,3 +501,115 @@ def _excess_rule(ctx: Ctx, hits: list[dict[str, Any]]) -> str:
                 f'\nOn the excess, the rule says: "{quoted}" ({citation} {article})',
             )
     return ""
+
+
+_PO_SQL = "SELECT 발주번호, 부서, 성명, 품목, 금액, 상태 FROM semantic.hr.purchase_orders"
+PO_NO = re.compile(r"(?<![A-Za-z0-9-])PO-\d{4}-\d{3}(?!\d)")
+_WAITING = ("결재대기", "대기", "waiting", "pending", "awaiting", "미결")
+
+
+def department_of(ctx: Ctx) -> str | None:
+    """The 부서 code of a department the question names ('보안팀' → SEC)."""
+    lowered = ctx.turn.question.lower()
+    return next((code for word, code in DEPARTMENTS.items() if word in lowered), None)
+
+
+def _po_sql(ctx: Ctx) -> str:
+    conditions = []
+    numbers = PO_NO.findall(ctx.turn.question)
+    if numbers:
+        conditions.append("발주번호 IN (" + ", ".join(f"'{n}'" for n in numbers[:5]) + ")")
+    dept = department_of(ctx)
+    if dept:
+        conditions.append(f"부서 = '{dept}'")
+    if any(w in ctx.turn.question.lower() for w in _WAITING):
+        conditions.append("상태 = '결재대기'")
+    where = " WHERE " + " AND ".join(conditions) if conditions else ""
+    return f"{_PO_SQL}{where} ORDER BY 발주번호"
+
+
+def _approver(hits: list[dict[str, Any]], amount: int) -> tuple[str, str, dict[str, Any]] | None:
+    """(approver, band clause, hit) for an amount, from the guideline's bands."""
+    for hit in hits:
+        for clause in _subclauses(str(hit.get("text"))):
+            band = _band(clause)
+            if band and band[0] <= amount <= band[1]:
+                who = clause.split(":", 1)[1].strip() if ":" in clause else clause
+                return who, clause, hit
+    return None
+
+
+def plan_purchase_orders(ctx: Ctx) -> Blocks:
+    """Purchase orders the caller may see, each with its approver from the guideline's bands."""
+    result = ctx.turn.last("query_hr")
+    if result is None:
+        return call(ctx, "query_hr", {"question_sql": _po_sql(ctx)})
+    if result.failed:
+        return answer(failure(ctx, result))
+    columns, rows = rows_of(result)
+    if not rows:
+        return answer(nothing_visible(ctx, ctx.t("해당 발주", "those purchase orders")))
+    step = _search_first(ctx, "구매 결재 금액 결재권자")
+    if step:
+        return step
+    search = ctx.turn.last("search_regulations")
+    hits = [h for h in hits_of(search) if amounts_in(str(h.get("text")))]
+    wanted = next((v for k, v in APPROVERS.items() if k in ctx.turn.question.lower()), None)
+    lines, cited, listed = [], None, 0
+    for row in rows:
+        rec = dict(zip(columns, row, strict=False))
+        amount = int(rec.get("금액") or 0)
+        found = _approver(hits, amount)
+        who = found[0] if found else ctx.t("결재권자 확인 불가", "approver not found")
+        named = bool(PO_NO.search(ctx.turn.question))
+        if wanted and not named and (found is None or wanted not in found[0]):
+            continue
+        if wanted and named:
+            yes = found is not None and wanted in found[0]
+            lines.append(
+                ctx.t(
+                    f"{'네' if yes else '아니요'}, {rec.get('발주번호')}는 {wanted} 결재 "
+                    f"{'대상입니다' if yes else '대상이 아닙니다'}.",
+                    f"{'Yes' if yes else 'No'}: {rec.get('발주번호')} "
+                    f"{'needs' if yes else 'does not need'} {wanted}'s approval.",
+                )
+            )
+        cited = cited or (found[2] if found else None)
+        listed += 1
+        head = f"- {rec.get('발주번호')} ({rec.get('부서')}, {rec.get('성명')}) {rec.get('품목')}"
+        lines.append(
+            ctx.t(
+                f"{head}: {amount:,}원, 상태 {rec.get('상태')} → {who}",
+                f"{head}: {amount:,} won, status {rec.get('상태')} → {who}",
+            )
+        )
+    if not lines:
+        return answer(
+            ctx.t(
+                f"조회된 발주 {len(rows)}건 중 {wanted} 결재 대상은 없습니다.",
+                f"None of the {len(rows)} purchase order(s) visible to you needs {wanted}.",
+            )
+        )
+    source = ""
+    if cited:
+        citation = cite(
+            ctx, str(cited.get("doc_no")), cited.get("version"), cited.get("effective_from")
+        )
+        source = ctx.t(
+            f"\n결재권자는 {titled(cited, citation)} {cited.get('article_no') or ''}의 금액 "
+            "구간 기준입니다.",
+            f"\nApprovers from the amount bands of {titled(cited, citation)} "
+            f"{cited.get('article_no') or ''}.",
+        )
+    return answer(
+        ctx.t(
+            f"조회 권한 범위 안의 발주 {listed}건입니다:\n",
+            f"{listed} purchase order(s) visible to you:\n",
+        )
+        + "\n".join(lines)
+        + source
+        + ctx.t(
+            "\n권한 밖의 발주는 보이지 않으므로 포함되지 않았습니다.",
+            "\nPurchase orders outside your access are not visible and are not included.",
+        )
+    )
