@@ -304,14 +304,24 @@ def days_in(text: str, topic: list[str]) -> int | None:
     """
     sentences = _SENTENCE.findall(text)
     on_topic = [s for s in sentences if any(squash(w) in squash(s) for w in topic)]
-    # A sentence that grants something states the entitlement; others only mention days.
+    # A sentence on every topic word ('연차휴가 … 6일까지 … 이월') answers before one
+    # on the subject alone; a sentence that grants something states the entitlement.
+    every = [s for s in on_topic if all(squash(w) in squash(s) for w in topic)]
     granting = [s for s in on_topic if any(w in s for w in _GRANT_WORDS)]
-    ordered = granting + on_topic + sentences
+    ordered = every + granting + on_topic + sentences
     for sentence in ordered:
         match = _DAYS.search(sentence)
         if match:
             return int(match.group(1))
     return None
+
+
+def days_sentence(text: str, days: int) -> str:
+    """The sentence of ``text`` that states ``days`` (quoted with the figure), or ''."""
+    for sentence in _SENTENCE.findall(text):
+        if any(int(m.group(1)) == days for m in _DAYS.finditer(sentence)):
+            return sentence.strip()
+    return ""
 
 
 def doc_hits(hits: list[dict[str, Any]], doc_no: str) -> list[dict[str, Any]]:

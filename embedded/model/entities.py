@@ -128,6 +128,8 @@ _SQL_TAIL = re.compile(
 )
 
 
+_CARRY_OVER = ("넘길", "넘기", "넘겨", "넘어가", "넘어갈", "이월되", "이월할")
+
 MAX_KEYWORDS = 12
 """Topic words kept (a question's topic is a few words; the rest is noise)."""
 
@@ -369,6 +371,8 @@ def _keywords(question: str, lang: str) -> list[str]:
     for raw in _WORD.findall(question):
         word = strip_particle(raw)
         word = ALIASES.get(word, word)
+        if word.startswith(_CARRY_OVER):
+            word = "이월"  # '내년으로 넘길 수 있는지', '넘어가나': carried over
         if raw in STOPWORDS or word in STOPWORDS or not _HANGUL.search(word) or len(word) < 2:
             continue
         if word.endswith(_VERB_ENDINGS) or re.search(r"\d", word):

@@ -63,6 +63,10 @@ def _pending_anywhere(q: str, e: Entities) -> bool:
     return cue(q, "pending_any") and not topic and not cue(q, "days")
 
 
+def _carry(e: Entities) -> bool:
+    return "이월" in e.keywords
+
+
 def _names_regulation(e: Entities) -> bool:
     return bool(e.title_words or e.doc_nos) or any(
         k in TOPIC_WORDS and k != "주민등록번호" for k in e.keywords
@@ -128,9 +132,10 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
         lambda q, e: cue(q, "purchase") or (e.amount is not None and cue(q, "approval_ceiling")),
     ),
     ("expense", lambda q, e: cue(q, "expense")),
-    ("remaining", lambda q, e: cue(q, "remaining") and not cue(q, "usage")),
+    # '남은 거 내년으로 넘어가나' asks the carry-over rule, not the days left.
+    ("remaining", lambda q, e: cue(q, "remaining") and not cue(q, "usage") and not _carry(e)),
     ("usage", lambda q, e: bool(e.emp_nos) or cue(q, "department") or cue(q, "usage")),
-    ("remaining", lambda q, e: cue(q, "remaining")),
+    ("remaining", lambda q, e: cue(q, "remaining") and not _carry(e)),
     # "<name> 육아휴직 사용일수": a named person's leave record, not the rule.
     ("usage", lambda q, e: _names_leave(q) and _record_word(q) and bool(named_people(q))),
     ("effective_date", lambda q, e: cue(q, "effective_date")),
@@ -139,7 +144,7 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
         lambda q, e: (
             cue(q, "days")
             or _names_days(q)
-            or (_names_leave(q) and (_can_take(q) or cue(q, "upcoming")))
+            or (_names_leave(q) and (_can_take(q) or cue(q, "upcoming")) and not _carry(e))
         ),
     ),
     ("search", lambda q, e: True),

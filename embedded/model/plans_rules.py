@@ -13,6 +13,7 @@ from embedded.model.compose import (
     cite,
     date_note,
     days_in,
+    days_sentence,
     describe_untitled,
     doc_hits,
     failure,
@@ -28,6 +29,7 @@ from embedded.model.compose import (
     with_titles,
 )
 from embedded.model.entities import resolve_relative
+from embedded.model.lexicon import TOPIC_WORDS
 
 if TYPE_CHECKING:
     from embedded.model.conversation import ToolCall
@@ -99,9 +101,20 @@ def topic_hits(ctx: Ctx) -> list[dict[str, Any]]:
     subject = squash(ctx.ents.keywords[0]) if ctx.ents.keywords else ""
     if not subject:
         return found
-    # An article titled with the subject ('제5조 연차휴가') states the rule itself;
-    # a guideline that merely mentions it ('반차 2회는 연차휴가 1일') does not.
-    return sorted(found, key=lambda h: subject not in squash(str(h.get("article_title", ""))))
+    words = [squash(k) for k in ctx.ents.keywords]
+
+    def rank(hit: dict[str, Any]) -> tuple[int, bool]:
+        # The article that mentions more of the question's topic words ('연차' and
+        # '이월') answers it; among equals, an article titled with the subject
+        # ('제5조 연차휴가') states the rule itself, while a guideline that merely
+        # mentions it ('반차 2회는 연차휴가 1일') does not.
+        hay = squash(f"{hit.get('article_title', '')} {hit.get('text', '')}")
+        score = sum((2 if w in TOPIC_WORDS else 1) for w in words if w in hay)
+        return -score, subject not in squash(
+            str(hit.get("article_title", ""))
+        )
+
+    return sorted(found, key=rank)
 
 
 def topic_label(ctx: Ctx) -> str:
@@ -261,10 +274,12 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
     today = str((search.data or {}).get("as_of") or "")
     approved, drafts = _upcoming(ctx, doc_no, today)
     label = topic_label(ctx)
+    quoted = days_sentence(texts, days)
     text = ctx.t(
-        f"현재 시행 중인 {citation}에 따르면 {label}{josa(label, '은', '는')} "
-        f"{days}일까지 쓸 수 있습니다.",
-        f"Under {citation}, currently in force, the entitlement is {days} days.",
+        f"현재 시행 중인 {citation}에 따르면 {label}{josa(label, '은', '는')} {days}일입니다"
+        + (f' ("{quoted}").' if quoted else "."),
+        f"Under {citation}, currently in force, the figure is {days} days"
+        + (f' ("{quoted}").' if quoted else "."),
     ) + date_note(ctx, top)
     for version in approved:
         next_days, step = _future_days(ctx, version, topic)
@@ -321,12 +336,15 @@ def _dated_days(ctx: Ctx, top: dict[str, Any], days: int, citation: str, when: s
                 "the version in force today applies.",
             )
         )
+    texts = " ".join(str(h.get("text")) for h in doc_hits(topic_hits(ctx), doc_no))
+    quoted = days_sentence(texts, days)
+    quote = f' ("{quoted}")' if quoted else ""
     return answer(
         ctx.t(
             f"{days}일입니다. {when} 기준으로 시행 중이던 {citation}에 따르면 "
-            f"{label}{josa(label, '은', '는')} {days}일이었습니다.",
+            f"{label}{josa(label, '은', '는')} {days}일이었습니다{quote}.",
             f"{days} days. On {when} the version in force was {citation}, "
-            f"which granted {days} days.",
+            f"which stated {days} days{quote}.",
         )
         + date_note(ctx, top)
     )
