@@ -1,7 +1,7 @@
 """The matrix's records: access cells, the probes behind them, question cells, a run.
 
 One run serialises to one JSON document; ``cells`` is the flat list scripts rely
-on (issue 15): ``{"persona", "kind", "name", "status", "rows"?, "detail"?}``.
+on: ``{"persona", "kind", "name", "status", "rows"?, "detail"?}``.
 The probes behind each cell (the request sent and a summary of the answer, never
 the rows themselves) sit beside it under ``probes``; question cells under
 ``questions``; a baseline comparison under ``diff``.
