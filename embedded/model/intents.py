@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from embedded.model.entities import extract
 from embedded.model.lexicon import CUES, LEAVE_TYPES, TOPIC_WORDS
 from embedded.model.people import named_people
 
@@ -57,6 +58,8 @@ def _pending_anywhere(q: str, e: Entities) -> bool:
     """Revisions in flight asked about across documents (no document or topic named)."""
     if e.doc_nos or e.title_words:
         return False
+    if any(w in q.lower() for w in ("claim", "청구", "발주", "purchase order")):
+        return False  # pending claims or orders are records, not revisions
     if cue(q, "pending_list"):
         return True
     topic = any(k in TOPIC_WORDS for k in e.keywords)
@@ -123,9 +126,12 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("related", lambda q, e: cue(q, "related")),
     ("authority", lambda q, e: cue(q, "authority")),
     ("pending_list", lambda q, e: _pending_anywhere(q, e)),
+    # 'version history랑 draft 상태': the history (drafts included) describes the document.
+    ("describe", lambda q, e: bool(e.doc_nos or e.title_words) and cue(q, "describe_title")),
     ("pending_status", lambda q, e: cue(q, "pending_status")),
     ("pending_status", lambda q, e: cue(q, "pending_any") and not cue(q, "days")),
     ("describe", lambda q, e: bool(e.doc_nos)),
+    ("describe", lambda q, e: bool(e.title_words) and cue(q, "describe_title")),
     ("in_force_version", lambda q, e: cue(q, "in_force_version") and not cue(q, "days")),
     (
         "ceiling",
@@ -165,3 +171,57 @@ def detect_intent(question: str, ents: Entities) -> str:
         if test(question, ents):
             return name
     return "search"
+
+
+# Where a question of several parts divides: a sentence end, '…랑,' / '…이랑,', ', 그리고',
+# '…인지, ', ', and <verb>' (one scan, no backtracking).
+_PART_BREAK = re.compile(
+    r"(?<=[?？])\s+|(?<=[가-힣])(?:이랑|랑|하고),\s*|,\s*그리고\s+|(?<=인지),\s+"
+    r"|,\s+and\s+(?=(?:are|is|do|does|did|what|how|which|who|when|can|will)\b)",
+    re.I,
+)
+_MAX_PARTS = 4
+_DOCUMENT_INTENTS = frozenset(
+    {"pending_status", "pending_list", "describe", "in_force_version", "effective_date"}
+    | {"authority", "impact", "derived", "related"}
+)
+
+
+def split_parts(question: str) -> list[str]:
+    """The parts of a multi-part question, or ``[question]``.
+
+    A piece counts as a part only when it is answerable on its own (an intent other
+    than the search fallback, or a topic of its own); other pieces join the part
+    before them. A part naming no document borrows the title the first part names.
+    """
+    pieces = [p.strip() for p in _PART_BREAK.split(question) if p and p.strip()]
+    if len(pieces) < 2 or len(pieces) > _MAX_PARTS * 2:
+        return [question]
+    parts: list[str] = []
+    seen: list[tuple[str, tuple[str, ...]]] = []
+    first = extract(pieces[0])
+    named = first.title or (first.doc_nos[0] if first.doc_nos else "")
+    for piece in pieces:
+        ents = extract(piece)
+        intent = detect_intent(piece, ents)
+        topic = tuple(ents.keywords[:2]) + tuple(ents.title_words) + tuple(ents.doc_nos)
+        if topic:
+            standalone = (intent, topic) not in seen
+        else:
+            # A piece naming nothing ('지금 개정 진행 중인 것도') asks about the document
+            # the first part names, when it asks something else about it.
+            standalone = (
+                bool(named) and intent in _DOCUMENT_INTENTS and intent not in {i for i, _ in seen}
+            )
+        if parts and not (standalone and len(piece) >= 4):
+            parts[-1] = f"{parts[-1]} {piece}"
+            continue
+        parts.append(piece)
+        seen.append((intent, topic))
+    if len(parts) < 2 or len(parts) > _MAX_PARTS:
+        return [question]
+    if named:
+        parts = [parts[0]] + [
+            p if extract(p).title_words or extract(p).doc_nos else f"{named} {p}" for p in parts[1:]
+        ]
+    return parts

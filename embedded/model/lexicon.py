@@ -541,6 +541,19 @@ CUES: dict[str, tuple[str, ...]] = {
         "derived from",
         "based on",
     ),
+    # Describing a document named by title: what it is, its versions, what changed.
+    "describe_title": (
+        "어떤 규정",
+        "무슨 규정",
+        "어떤 지침",
+        "버전은",
+        "버전 이력",
+        "개정 이력",
+        "version history",
+        "overview",
+        "what changed between",
+        "versions",
+    ),
     "describe": (
         "무슨 규정",
         "몇 차",
@@ -580,6 +593,9 @@ CUES: dict[str, tuple[str, ...]] = {
     "drafter": ("기안자", "기안한", "기안 ", "drafted", "drafter", "did i draft"),
     "this_month": ("이번 달", "이번달", "this month", "금월"),
     "pending_any": (
+        "개정 진행",
+        "진행 중인 개정",
+        "진행중인 개정",
         "pending",
         "revisions",
         "revision",

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from embedded.model import plans_docs, plans_hr, plans_money, plans_people, plans_rules
 from embedded.model.compose import Blocks, Ctx, answer
-from embedded.model.conversation import read_turn
+from embedded.model.conversation import Turn, read_turn
 from embedded.model.entities import extract
-from embedded.model.intents import detect_intent
+from embedded.model.intents import detect_intent, split_parts
 from embedded.model.people import asker_name, named_people
 
 if TYPE_CHECKING:
@@ -68,6 +68,9 @@ def _too_long(question: str) -> Blocks:
 def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
     """Return the reply content blocks for a Messages request.
 
+    A question of several parts ('잔여일수랑, 숙박비 청구가 한도 안인지') is answered
+    part by part: each part is planned on the tool calls made for it, in order.
+
     Args:
         request: The validated request.
 
@@ -77,7 +80,16 @@ def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
     turn = read_turn(request.messages)
     if len(turn.question) > MAX_QUESTION_CHARS:
         return _too_long(turn.question)
+    parts = split_parts(turn.question)
+    if len(parts) > 1:
+        return _plan_parts(request, turn, parts)
+    return _plan_one(request, turn)
+
+
+def _plan_one(request: MessagesRequest, turn: Turn, lang: str | None = None) -> Blocks:
     ents = extract(turn.question)
+    if lang:
+        ents = replace(ents, lang=lang)
     intent = detect_intent(turn.question, ents)
     if intent in _PEOPLE_INTENTS:
         # A person's name is whom the question is about, not the topic of the rule.
@@ -100,3 +112,30 @@ def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
             )
         )
     return blocks
+
+
+def _plan_parts(request: MessagesRequest, turn: Turn, parts: list[str]) -> Blocks:
+    """Plan each part in turn; the calls of this turn are replayed to find each part's own.
+
+    The planner is deterministic: replaying a part on the calls made so far asks for
+    exactly the calls it asked for before, so the first calls that complete it are
+    its own and the next part starts after them. At most parts × calls plans run.
+    """
+    lang = extract(turn.question).lang
+    texts: list[str] = []
+    start = 0
+    for part in parts:
+        used = start
+        while True:
+            sub = Turn(question=part, calls=turn.calls[start:used], round=turn.round)
+            blocks = _plan_one(request, sub, lang)
+            uses = [b for b in blocks if b["type"] == "tool_use"]
+            if not uses:
+                texts.append("".join(b["text"] for b in blocks if b["type"] == "text"))
+                start = used
+                break
+            if used >= len(turn.calls):
+                return blocks  # this part's next call
+            used += 1
+    numbered = [f"{i}) {text}" for i, text in enumerate(texts, 1)]
+    return answer("\n\n".join(numbered))

@@ -174,7 +174,9 @@ def plan_describe(ctx: Ctx) -> Blocks:
     if latest is None and in_force:
         latest = max(_int(v.get("version")) for v in in_force)
     listed = ", ".join(
-        cite(ctx, doc_no, v.get("version"), v.get("effective_from")) for v in in_force
+        cite(ctx, doc_no, v.get("version"), v.get("effective_from"))
+        + (f" — {v.get('summary')}" if v.get("summary") else "")
+        for v in in_force
     )
     about = ", ".join(
         part
@@ -204,19 +206,25 @@ def plan_describe(ctx: Ctx) -> Blocks:
     for v in later:
         text += ctx.t(
             f" 제{v.get('version')}차는 승인되었으나 "
-            f"{v.get('effective_from')}부터 시행 예정입니다.",
+            f"{v.get('effective_from')}부터 시행 예정입니다{_summary(v)}.",
             f" Version {v.get('version')} is approved and takes effect on "
-            f"{v.get('effective_from')}.",
+            f"{v.get('effective_from')}{_summary(v)}.",
         )
     for v in drafts:
         text += ctx.t(
-            f" 제{v.get('version')}차 개정안({v.get('status')})은 승인되지 않아 효력이 없습니다.",
-            f" Version {v.get('version')} ({v.get('status')}) is not approved and has no effect.",
+            f" 제{v.get('version')}차 개정안({v.get('status')})은 승인되지 않아 효력이 "
+            f"없습니다{_summary(v)}.",
+            f" Version {v.get('version')} ({v.get('status')}) is not approved and has no "
+            f"effect{_summary(v)}.",
         )
     return answer(text)
 
 
 _NOT_APPROVED = ("DRAFT", "IN_REVIEW", "REJECTED", "PENDING")
+
+
+def _summary(version: dict[str, Any]) -> str:
+    return f" ({version.get('summary')})" if version.get("summary") else ""
 Versions = list[dict[str, Any]]
 
 

@@ -110,9 +110,7 @@ def topic_hits(ctx: Ctx) -> list[dict[str, Any]]:
         # mentions it ('반차 2회는 연차휴가 1일') does not.
         hay = squash(f"{hit.get('article_title', '')} {hit.get('text', '')}")
         score = sum((2 if w in TOPIC_WORDS else 1) for w in words if w in hay)
-        return -score, subject not in squash(
-            str(hit.get("article_title", ""))
-        )
+        return -score, subject not in squash(str(hit.get("article_title", "")))
 
     return sorted(found, key=rank)
 
@@ -350,13 +348,47 @@ def _dated_days(ctx: Ctx, top: dict[str, Any], days: int, citation: str, when: s
     )
 
 
+def _version_effective(ctx: Ctx, top: dict[str, Any], number: int) -> Blocks:
+    """When version ``number`` took effect (approval date), and the date it states."""
+    doc_no = str(top.get("doc_no"))
+    described = ctx.turn.last("describe_regulation")
+    if described is None:
+        return call(ctx, "describe_regulation", {"doc_no": doc_no})
+    versions = [] if described.failed else (described.data or {}).get("versions") or []
+    version = next((v for v in versions if str(v.get("version")) == str(number)), None)
+    if version is None:
+        return answer(not_found(ctx, ctx.t(f"{doc_no} 제{number}차", f"{doc_no} version {number}")))
+    eff = version.get("effective_from")
+    citation = cite(ctx, doc_no, number, eff)
+    return answer(
+        ctx.t(
+            f"{title_of(top)} {citation}의 실제 시행일은 승인일인 {eff}입니다.",
+            f"{title_of(top)} {citation} took effect on its approval date, {eff}.",
+        )
+        + date_note(ctx, {**version, "effective_from": eff})
+    )
+
+
 def plan_effective_date(ctx: Ctx) -> Blocks:
     """When a regulation took effect, disclosing a stated/approved date mismatch."""
     blocks, hits = searched_topic(ctx)
     if blocks:
         return blocks
     top = hits[0]
+    if ctx.ents.version is not None:
+        return _version_effective(ctx, top, ctx.ents.version)
     citation = cite(ctx, str(top.get("doc_no")), top.get("version"), top.get("effective_from"))
+    when = as_of(ctx)
+    if when:
+        return answer(
+            ctx.t(
+                f"{when} 기준으로 시행 중이던 {title_of(top)}의 버전은 {citation}이며, "
+                f"{top.get('effective_from')}부터 시행되었습니다.",
+                f"On {when} the version of {title_of(top)} in force was {citation}; it applied "
+                f"from {top.get('effective_from')}.",
+            )
+            + date_note(ctx, top)
+        )
     return answer(
         ctx.t(
             f"{title_of(top)}의 현행 버전은 {citation}이며, {top.get('effective_from')}부터 "
