@@ -28,7 +28,8 @@ from embedded.model.lexicon import (
     OUT_OF_SCOPE_WORDS,
     SCOPE_QUALIFIERS,
 )
-from embedded.model.plans_hr import table
+from embedded.model.people import named_people, records_call
+from embedded.model.plans_hr import named_targets, table
 
 _CLAUSE = re.compile(r"[^\n.;·①②③④⑤⑥⑦⑧⑨⑩]+")
 _SUBCLAUSE_BREAK = re.compile(r",\s++|(?<!\s)\s++/\s++")
@@ -329,11 +330,30 @@ def _lists_claims(ctx: Ctx) -> bool:
     return cue(q, "own_claim") and ("청구" in q or "claim" in q) and not lodging
 
 
-def plan_claims(ctx: Ctx) -> Blocks:
+_RULE_WORDS = ("규정", "한도", "상한", "위반", "초과", "cap", "limit", "rule", "policy")
+
+
+def _compliance(ctx: Ctx) -> bool:
+    """The claims are to be checked against the rule, not just listed."""
+    q = ctx.turn.question.lower()
+    return cue(q, "comply") or any(w in q for w in _RULE_WORDS)
+
+
+def _names_claimant(ctx: Ctx) -> bool:
+    """'X 부장님 … 청구하셨는지': claims of a person the question names."""
+    q = ctx.turn.question.lower()
+    return bool(named_people(ctx.turn.question)) and ("청구" in q or "claim" in q)
+
+
+def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None) -> Blocks:
     """List the expense claims the caller may see (the row filter decides whose)."""
-    result = ctx.turn.last("query_hr")
+    result = records_call(ctx)
     if result is None:
-        return call(ctx, "query_hr", {"question_sql": _ALL_CLAIMS_SQL})
+        sql = _ALL_CLAIMS_SQL
+        if emp_nos:
+            listed = ", ".join(f"'{e}'" for e in emp_nos if re.fullmatch(r"[0-9]{8}", e))
+            sql = sql.replace(" ORDER BY", f" WHERE 사번 IN ({listed}) ORDER BY")
+        return call(ctx, "query_hr", {"question_sql": sql})
     if result.failed:
         return answer(failure(ctx, result))
     columns, rows = rows_of(result)
@@ -344,12 +364,21 @@ def plan_claims(ctx: Ctx) -> Blocks:
                 "No expense claims are available to you (not found).",
             )
         )
+    total = ""
+    if "금액" in columns:
+        amounts = [int(r[columns.index("금액")] or 0) for r in rows]
+        summed = " + ".join(f"{a:,}" for a in amounts)
+        total = ctx.t(
+            f"\n합계: {summed} = {sum(amounts):,}원",
+            f"\nTotal: {summed} = {sum(amounts):,} won",
+        )
     return answer(
         ctx.t(
             f"조회 권한 범위 안의 경비 청구 {len(rows)}건입니다.\n",
             f"{len(rows)} expense claim(s) visible to you.\n",
         )
         + table(columns, rows)
+        + total
     )
 
 
@@ -393,6 +422,15 @@ def _hypothetical_claim(ctx: Ctx) -> bool:
 
 def plan_expense(ctx: Ctx) -> Blocks:
     """Check the caller's lodging claims against the lodging cap (arithmetic shown)."""
+    emp_nos: list[str] = []
+    if (named_people(ctx.turn.question) and _about_claims(ctx)) or _names_claimant(ctx):
+        # Someone else's claims: resolved by name through the row filter first.
+        blocks, people = named_targets(ctx)
+        if blocks:
+            return blocks
+        emp_nos = [p.emp_no for p in people or [] if re.fullmatch(r"[0-9]{8}", p.emp_no)]
+        if emp_nos and not _compliance(ctx):
+            return plan_claims(ctx, emp_nos)
     if _lists_claims(ctx):
         return plan_claims(ctx)
     extra = f" {scope_qualifier(ctx)} 출장 적용" if scope_qualifier(ctx) else ""
@@ -411,9 +449,13 @@ def plan_expense(ctx: Ctx) -> Blocks:
     ]
     if not _about_claims(ctx) or _hypothetical_claim(ctx):
         return _rule_cap(ctx, hits, hits_of(search))
-    result = ctx.turn.last("query_hr")
+    result = records_call(ctx)
     if result is None:
-        return call(ctx, "query_hr", {"question_sql": _EXPENSE_SQL})
+        sql = _EXPENSE_SQL
+        if emp_nos:
+            listed = ", ".join(f"'{e}'" for e in emp_nos)
+            sql = sql.replace(" ORDER BY", f" AND 사번 IN ({listed}) ORDER BY")
+        return call(ctx, "query_hr", {"question_sql": sql})
     if result.failed:
         return answer(failure(ctx, result))
     if not hits:
