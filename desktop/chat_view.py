@@ -165,6 +165,9 @@ class ChatDelegate(QStyledItemDelegate):
         if index.data(ROLE_KIND) in ("narration", "notice"):
             style += " body { font-style: italic; }"
         document.setDefaultStyleSheet(style)
+        view = self.parent()
+        if isinstance(view, QWidget):  # the view's font: text zoom scales it
+            document.setDefaultFont(view.font())
         document.setDocumentMargin(2)
         return document
 
@@ -407,4 +410,7 @@ class ChatView(QListView):
         """Relayout bubbles when the palette changes (theme switch)."""
         if event.type() == QEvent.Type.PaletteChange:
             self._delegate.forget()
+        elif event.type() == QEvent.Type.FontChange:  # text zoom: lay the bubbles out again
+            self._delegate.forget()
+            self.scheduleDelayedItemsLayout()
         return super().event(event)

@@ -20,10 +20,12 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
+    QMenu,
     QPushButton,
     QSplitter,
     QStackedWidget,
     QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -86,6 +88,13 @@ class MainWindow(QMainWindow):
         self._shut_down = False
         self._editing: tuple[PersonaPane, int] | None = None
         """(pane, turn index) of an earlier question being edited, until the next send."""
+        from desktop.presenter import PresenterSignIn
+        from desktop.settings import AppSettings
+
+        self.text_zoom = AppSettings().text_zoom
+        """Text zoom of chat, tool panel and strip (remembered in the UI settings)."""
+        self._presenter = PresenterSignIn(self)
+        self._presenter.finished.connect(self._presenter_signed_in)
         self._build_ui()
         self._history_failed.connect(lambda message: self.statusBar().showMessage(message, 15000))
         fit_to_screen(self, QSize(1280, 800))
@@ -123,12 +132,22 @@ class MainWindow(QMainWindow):
             toolbar, self.tr("Split view"), self.toggle_split, "Ctrl+T"
         )
         self.split_action.setCheckable(True)
+        self.present_action = self._action(
+            toolbar, self.tr("Present: hong, park, cho"), self.present, "F5"
+        )
+        self.present_action.setToolTip(
+            self.tr(
+                "Sign in the demo personas hong, park and cho and compare them side by side,"
+                " with persona cards (F5)"
+            )
+        )
         self.stop_action = self._action(toolbar, self.tr("Stop"), self.stop, "Esc")
         self.stop_action.setEnabled(False)
         toolbar.addSeparator()
         self.export_action = self._action(toolbar, self.tr("Export…"), self.export_current)
         self._action(toolbar, self.tr("Audit log"), self.open_audit_log)
         self._action(toolbar, self.tr("Access matrix"), self.open_matrix, "Ctrl+Shift+M")
+        self._build_view_menu(toolbar)
         self._action(toolbar, self.tr("Settings"), self.open_settings)
         self._action(toolbar, self.tr("About"), self.open_about)
         QShortcut(QKeySequence("Ctrl+P"), self, self.focus_persona_switcher)
@@ -192,6 +211,8 @@ class MainWindow(QMainWindow):
             view.pane_added.connect(self._wire_split_pane)
             view.pane_removed.connect(lambda *_: self._update_title())
             view.sign_in_requested.connect(self.open_login_dialog)
+            view.show_cards(self.cards_action.isChecked())
+            view.set_text_zoom(self.text_zoom)
             self.pages.addWidget(view)
             self._split_view = view
         return self._split_view
@@ -211,6 +232,33 @@ class MainWindow(QMainWindow):
             self.setWindowTitle(self.sessions.label(username))
         else:
             self.setWindowTitle(self.tr("RegDesk"))
+
+    def _build_view_menu(self, toolbar: QToolBar) -> None:
+        """View: persona cards and text zoom (window actions, so their keys work anywhere)."""
+        menu = QMenu(self.tr("View"), self)
+        self.cards_action = QAction(self.tr("Persona cards"), self)
+        self.cards_action.setCheckable(True)
+        self.cards_action.toggled.connect(self.show_persona_cards)
+        menu.addAction(self.cards_action)
+        menu.addSeparator()
+        zooms = (
+            ("zoom_in_action", self.tr("Larger text"), ("Ctrl+=", "Ctrl++"), 1),
+            ("zoom_out_action", self.tr("Smaller text"), ("Ctrl+-",), -1),
+            ("zoom_reset_action", self.tr("Actual text size"), ("Ctrl+0",), 0),
+        )
+        for name, text, keys, direction in zooms:
+            action = QAction(text, self)
+            action.setShortcuts([QKeySequence(k) for k in keys])
+            action.triggered.connect(lambda *_, d=direction: self.zoom_text(d))
+            menu.addAction(action)
+            self.addAction(action)
+            setattr(self, name, action)
+        button = QToolButton(self)
+        button.setText(self.tr("View"))
+        button.setMenu(menu)
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        toolbar.addWidget(button)
+        self.view_menu = menu
 
     def _action(
         self, toolbar: QToolBar, text: str, slot: Any, shortcut: str | None = None
@@ -301,6 +349,9 @@ class MainWindow(QMainWindow):
             pane.citation_clicked.connect(self.open_evidence)
             pane.suggestion_chosen.connect(self.ask_suggestion)
             pane.header.hide()  # the switcher already names the persona
+            pane.show_card(self.cards_action.isChecked())
+            if self.text_zoom != 1.0:
+                pane.set_text_zoom(self.text_zoom)
             self.panes[username] = pane
             self.single_stack.addWidget(pane)
         pane.set_session(session)
@@ -496,6 +547,94 @@ class MainWindow(QMainWindow):
             if pane.conversation_id == conversation_id and not pane.running:
                 pane.new_chat()
         self.refresh_sidebar()
+
+    # presenter mode and text zoom ------------------------------------------------
+    def present(self) -> bool:
+        """F5: sign in hong, park and cho at once and compare them side by side, with cards.
+
+        The passwords come from the demo organisation, as for the login dialog's demo
+        buttons; personas already signed in are kept (not signed in again).
+
+        Returns:
+            False when presenter mode cannot start (services not ready, no demo
+            organisation, a turn running, a presenter sign-in already under way).
+        """
+        if self.endpoints is None:
+            self._tell(self.tr("The platform is not ready yet."))
+            return False
+        passwords = demo_passwords(self.endpoints.ground_truth)
+        missing = [u for u in DEMO_PERSONAS if u not in passwords]
+        if missing:
+            self._tell(
+                self.tr("Presenter mode needs the demo organisation (no password for {0}).").format(
+                    ", ".join(missing)
+                )
+            )
+            return False
+        if self._any_running():
+            self._tell(self.tr("Still answering the last question. Wait, or press Esc to stop it."))
+            return False
+        wanted = [(u, passwords[u]) for u in DEMO_PERSONAS if self.sessions.get(u) is None]
+        if not wanted:
+            self._show_presentation()
+            return True
+        if not self._presenter.start(self.login_persona, wanted):
+            return False
+        self.present_action.setEnabled(False)
+        self._tell(self.tr("Signing in {0}…").format(", ".join(u for u, _ in wanted)))
+        return True
+
+    def _presenter_signed_in(self, sessions: list[Any], failures: list[Any]) -> None:
+        self.present_action.setEnabled(True)
+        if self._shut_down:
+            for session in sessions:
+                getattr(session, "close", lambda: None)()
+            return
+        for session in sessions:
+            self.add_session(session)
+        if failures:
+            from desktop.login_dialog import describe_login_error
+
+            url = self.endpoints.ontul_url if self.endpoints else ""
+            username, error = failures[0]
+            self._tell(
+                self.tr("Could not sign {0} in: {1}").format(
+                    username, describe_login_error(error, url)
+                )
+            )
+            return
+        self._show_presentation()
+
+    def _show_presentation(self) -> None:
+        self.cards_action.setChecked(True)
+        self.toggle_split(True)
+        if self.split_view.set_personas(list(DEMO_PERSONAS)):
+            self._update_title()
+            self._tell(self.tr("Presenter mode: ask one question of hong, park and cho above."))
+
+    def show_persona_cards(self, on: bool) -> None:
+        """View ▸ Persona cards: each pane's header card, single and split view."""
+        for pane in self.panes.values():
+            pane.show_card(on)
+        if self._split_view is not None:
+            self._split_view.show_cards(on)
+
+    def zoom_text(self, direction: int) -> float:
+        """Ctrl+= / Ctrl+- / Ctrl+0: text of chat, tool panel and strip one step larger,
+        smaller, or back to the UI's size; remembered for the next start."""
+        from desktop.settings import AppSettings
+        from desktop.text_zoom import step_zoom
+
+        self.text_zoom = step_zoom(self.text_zoom, direction)
+        for pane in self.panes.values():
+            pane.set_text_zoom(self.text_zoom)
+        if self._split_view is not None:
+            self._split_view.set_text_zoom(self.text_zoom)
+        settings = AppSettings()
+        settings.text_zoom = self.text_zoom
+        settings.sync()
+        self._tell(self.tr("Text size {0}%").format(round(self.text_zoom * 100)))
+        return self.text_zoom
 
     def toggle_split(self, on: bool | None = None) -> None:
         """Ctrl+T: switch between one persona and the split comparison."""

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.chat_view import ChatView
+from desktop.persona_card import PersonaCard
 from desktop.tool_call_model import ToolCallModel
 from desktop.tool_call_panel import ToolCallPanel
 from desktop.transcript_model import TranscriptModel
@@ -255,6 +256,10 @@ class PersonaPane(QWidget):
         self.header.setTextFormat(Qt.TextFormat.PlainText)
         self.header_extra = QVBoxLayout()
         self.header_extra.setContentsMargins(0, 0, 0, 0)
+        self.card = PersonaCard(self)
+        """Who is asking and what they may see (presenter mode; hidden until asked for)."""
+        self.card.hide()
+        self._card_wanted = False
         self.suggestions = SuggestionsView(self)
         self.suggestions.chosen.connect(self.suggestion_chosen)
         self.chat_stack = QStackedWidget(self)
@@ -274,6 +279,7 @@ class PersonaPane(QWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(self.header_extra)
         layout.addWidget(self.header)
+        layout.addWidget(self.card)
         layout.addWidget(splitter, 1)
         self.activity = QLabel(self)
         """What the running turn is doing, with the time it has taken so far."""
@@ -370,8 +376,35 @@ class PersonaPane(QWidget):
         self.persona = getattr(session, "username", self.persona)
         self._update_header()
 
+    def set_text_zoom(self, factor: float) -> None:
+        """Scale the text of the chat, the tool panel (list and detail) and the card."""
+        from desktop.text_zoom import zoom_widget
+
+        detail = self.tool_panel.detail
+        for widget in (
+            self.chat,
+            self.tool_panel,
+            detail.json_view,  # fixed-pitch: their own font, not the panel's
+            detail.arguments_view,
+            detail.raw_view,
+            self.card,
+        ):
+            zoom_widget(widget, factor)
+
+    def show_card(self, on: bool) -> None:
+        """Show or hide the persona header card (presenter mode)."""
+        self._card_wanted = on
+        self.card.setVisible(on and bool(self.persona))
+
+    @property
+    def card_shown(self) -> bool:
+        """True when the pane shows its persona card (wanted, and a persona to show)."""
+        return self._card_wanted and bool(self.persona)
+
     def _update_header(self) -> None:
         name = getattr(self.session, "display_name", "") if self.session else ""
+        self.card.set_persona(self.persona, name)
+        self.card.setVisible(self.card_shown)
         if not self.persona:
             self.header.setText(self.tr("No persona"))
         else:

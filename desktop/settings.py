@@ -130,6 +130,22 @@ class AppSettings:
         self._set_choice("ui/theme", value, THEME_CHOICES)
 
     @property
+    def text_zoom(self) -> float:
+        """Text zoom of the chat, tool panel and comparison strip (1.0: the UI's size)."""
+        from desktop.text_zoom import clamp_zoom
+
+        try:
+            return clamp_zoom(float(str(self._settings.value("ui/text_zoom", 1.0) or 1.0)))
+        except (TypeError, ValueError):
+            return 1.0
+
+    @text_zoom.setter
+    def text_zoom(self, value: float) -> None:
+        from desktop.text_zoom import clamp_zoom
+
+        self._settings.setValue("ui/text_zoom", round(clamp_zoom(value), 3))
+
+    @property
     def last_username(self) -> str:
         """The user name last signed in with (a name, not a secret)."""
         return str(self._settings.value("login/last_username", "") or "")

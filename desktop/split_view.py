@@ -136,6 +136,14 @@ class SplitPane(QWidget):
             return
         self._bind_current()
 
+    def show_persona(self, username: str) -> None:
+        """Switch the pane to a signed-in persona (as if picked in its menu)."""
+        position = self.persona_box.findData(username)
+        if position >= 0 and position != self.persona_box.currentIndex():
+            self.persona_box.setCurrentIndex(position)  # binds it (_chosen)
+        elif position >= 0:
+            self._bind_current()
+
     def _bind_current(self) -> None:
         username = self.persona_box.currentData()
         if username == SIGN_IN:
@@ -190,6 +198,10 @@ class SplitCompareView(QWidget):
         layout.addLayout(top)
         layout.addWidget(vertical, 1)
         self.split_panes: list[SplitPane] = []
+        self.cards_shown = False
+        """Whether each pane shows its persona card (presenter mode)."""
+        self.text_zoom = 1.0
+        """Text zoom of new panes (the window sets it)."""
         self._waiting: set[PersonaPane] = set()
         self._results: dict[PersonaPane, PaneResult] = {}
 
@@ -216,11 +228,48 @@ class SplitCompareView(QWidget):
         split.sign_in_requested.connect(self.sign_in_requested)
         split.pane.turn_finished.connect(self._pane_finished)
         split.pane.suggestion_chosen.connect(self.ask_all)
+        split.pane.show_card(self.cards_shown)
+        if self.text_zoom != 1.0:
+            split.pane.set_text_zoom(self.text_zoom)
         self.pane_splitter.addWidget(split)
         self.split_panes.append(split)
         self._update_buttons()
         self.pane_added.emit(split.pane)
         return split.pane
+
+    def set_personas(self, usernames: list[str]) -> bool:
+        """Show exactly these signed-in personas, one pane each, left to right.
+
+        Returns:
+            False (nothing changed) while a pane's turn runs.
+        """
+        if self.running or not usernames:
+            return False
+        for split in self.split_panes[len(usernames) :]:
+            self.remove_pane(split)
+        for position, username in enumerate(usernames):
+            if position < len(self.split_panes):
+                self.split_panes[position].show_persona(username)
+            else:
+                self.add_pane(username)
+        sizes = [max(1, self.pane_splitter.width() // len(usernames))] * len(usernames)
+        self.pane_splitter.setSizes(sizes)  # equal widths: no persona is the small one
+        return True
+
+    def show_cards(self, on: bool) -> None:
+        """Show or hide every pane's persona card."""
+        self.cards_shown = on
+        for pane in self.panes:
+            pane.show_card(on)
+
+    def set_text_zoom(self, factor: float) -> None:
+        """Scale the text of every pane and of the comparison strip."""
+        from desktop.text_zoom import zoom_widget
+
+        self.text_zoom = factor
+        for pane in self.panes:
+            pane.set_text_zoom(factor)
+        zoom_widget(self.strip, factor)
 
     def remove_pane(self, split: SplitPane) -> None:
         """Remove a pane (not while its turn runs)."""

@@ -123,6 +123,23 @@ class ToolCallPanel(QWidget):
         self.table.viewport().installEventFilter(self)
         self._update_empty()
 
+    def changeEvent(self, event: QEvent) -> None:
+        """Text zoom changed the font: rows take the height the new font needs."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._size_rows()
+
+    def _size_rows(self) -> None:
+        header = self.table.verticalHeader()
+        header.setDefaultSectionSize(
+            QFontMetrics(self.font()).height() * 2 + ToolCallDelegate.PADDING * 2 + 4
+        )
+        self.detail.rows_view.verticalHeader().setDefaultSectionSize(
+            max(22, QFontMetrics(self.font()).height() + 6)
+        )
+        if self.model.rowCount():
+            self._size_new_rows(None, 0, self.model.rowCount() - 1)
+
     def _size_new_rows(self, _parent: Any, first: int, last: int) -> None:
         header = self.table.verticalHeader()
         for row in range(first, last + 1):

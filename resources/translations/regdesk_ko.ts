@@ -405,6 +405,33 @@
     </message>
 </context>
 <context>
+    <name>DemoPersonas</name>
+    <message>
+        <source>Employee · Development (DEV) · 20170003</source>
+        <translation>직원 · 개발팀 (DEV) · 20170003</translation>
+    </message>
+    <message>
+        <source>Sees only their own HR records and the regular regulations; contact numbers are masked.</source>
+        <translation>본인의 인사 기록과 일반 규정만 볼 수 있습니다. 연락처는 마스킹됩니다.</translation>
+    </message>
+    <message>
+        <source>Department head (개발팀 부장) · Development (DEV) · 20150010</source>
+        <translation>부서장 (개발팀 부장) · 개발팀 (DEV) · 20150010</translation>
+    </message>
+    <message>
+        <source>Sees the HR records of the whole DEV department and the regular regulations; contact numbers are masked.</source>
+        <translation>개발팀(DEV) 전체의 인사 기록과 일반 규정을 볼 수 있습니다. 연락처는 마스킹됩니다.</translation>
+    </message>
+    <message>
+        <source>HR officer · Human Resources (HR) · 20090001</source>
+        <translation>인사 담당자 · 인사팀 (HR) · 20090001</translation>
+    </message>
+    <message>
+        <source>Sees every HR record and the restricted regulations (대외비).</source>
+        <translation>모든 인사 기록과 대외비 규정을 볼 수 있습니다.</translation>
+    </message>
+</context>
+<context>
     <name>EvidenceDialog</name>
     <message>
         <source>not available to you or not present.</source>
@@ -819,6 +846,14 @@
         <translation>분할 보기</translation>
     </message>
     <message>
+        <source>Present: hong, park, cho</source>
+        <translation>발표: hong, park, cho</translation>
+    </message>
+    <message>
+        <source>Sign in the demo personas hong, park and cho and compare them side by side, with persona cards (F5)</source>
+        <translation>데모 페르소나 hong, park, cho로 한 번에 로그인해 페르소나 카드와 함께 나란히 비교합니다 (F5)</translation>
+    </message>
+    <message>
         <source>Stop</source>
         <translation>중지</translation>
     </message>
@@ -851,6 +886,26 @@
         <translation>비교: {0}</translation>
     </message>
     <message>
+        <source>View</source>
+        <translation>보기</translation>
+    </message>
+    <message>
+        <source>Persona cards</source>
+        <translation>페르소나 카드</translation>
+    </message>
+    <message>
+        <source>Larger text</source>
+        <translation>글자 크게</translation>
+    </message>
+    <message>
+        <source>Smaller text</source>
+        <translation>글자 작게</translation>
+    </message>
+    <message>
+        <source>Actual text size</source>
+        <translation>원래 글자 크기</translation>
+    </message>
+    <message>
         <source>Nobody is signed in. Sign in first (Sign in… in the toolbar).</source>
         <translation>로그인한 사용자가 없습니다. 먼저 로그인하세요 (도구 모음의 로그인…).</translation>
     </message>
@@ -869,6 +924,26 @@
     <message>
         <source>Delete this conversation and its answers? This cannot be undone.</source>
         <translation>이 대화와 답변을 삭제할까요? 되돌릴 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Presenter mode needs the demo organisation (no password for {0}).</source>
+        <translation>발표 모드에는 데모 조직이 필요합니다 ({0}의 암호가 없습니다).</translation>
+    </message>
+    <message>
+        <source>Signing in {0}…</source>
+        <translation>{0} 로그인 중…</translation>
+    </message>
+    <message>
+        <source>Could not sign {0} in: {1}</source>
+        <translation>{0}(으)로 로그인하지 못했습니다: {1}</translation>
+    </message>
+    <message>
+        <source>Presenter mode: ask one question of hong, park and cho above.</source>
+        <translation>발표 모드: 위 입력란에 질문 하나를 입력하면 hong, park, cho가 함께 답합니다.</translation>
+    </message>
+    <message>
+        <source>Text size {0}%</source>
+        <translation>글자 크기 {0}%</translation>
     </message>
     <message>
         <source>Nothing to export yet: ask a question first.</source>
@@ -1144,6 +1219,13 @@
     <message>
         <source>Exported {0}</source>
         <translation>{0} 내보냄</translation>
+    </message>
+</context>
+<context>
+    <name>PersonaCard</name>
+    <message>
+        <source>Persona card</source>
+        <translation>페르소나 카드</translation>
     </message>
 </context>
 <context>

@@ -1,0 +1,210 @@
+"""Presenter mode (issue 14, item 4): hong, park and cho in one step, side by side,
+each pane with a persona card sized for a projector; text zoom across chat, tool
+panel and strip, remembered."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from gui_scripts import ScriptedSession, scripted_turn
+from PySide6.QtCore import Qt
+
+from desktop.main_window import demo_passwords
+
+CTRL = Qt.KeyboardModifier.ControlModifier
+
+
+@pytest.fixture
+def live_window(qtbot: Any, window_factory: Any, endpoints: Any) -> Any:
+    from desktop.services import FixedEndpoints
+
+    return window_factory(FixedEndpoints(endpoints))
+
+
+def _presenting(window: Any) -> bool:
+    return window._in_split() and [p.persona for p in window.split_view.panes] == [
+        "hong",
+        "park",
+        "cho",
+    ]
+
+
+def test_f5_signs_in_the_three_demo_personas_and_shows_their_cards(
+    qtbot: Any, live_window: Any
+) -> None:
+    window = live_window
+    truth = window.endpoints.ground_truth
+    # hong is signed in already (single view): kept, not signed in a second time
+    hong = window.login_persona("hong", demo_passwords(truth)["hong"])
+    window.add_session(hong)
+    assert not window._in_split()
+    qtbot.keyClick(window, Qt.Key.Key_F5)
+    qtbot.waitUntil(lambda: _presenting(window), timeout=60000)
+    assert window.sessions.usernames() == ["hong", "park", "cho"]
+    assert window.sessions.get("hong") is hong
+    assert window.present_action.isEnabled()
+    panes = window.split_view.panes
+    assert [p.session.username for p in panes] == ["hong", "park", "cho"]
+    assert len({id(p.session) for p in panes}) == 3  # three distinct sessions
+    cards = {p.persona: p.card for p in panes}
+    for persona, card in cards.items():
+        assert card.isVisible(), persona
+        name = truth["personas"][persona].get("name") or ""
+        if name:
+            assert name in card.text()
+    assert "홍가은 (hong)" in cards["hong"].text()
+    assert "Employee" in cards["hong"].text()
+    assert "masked" in cards["park"].text() and "DEV department" in cards["park"].text()
+    assert "restricted" in cards["cho"].text()
+    # sized for a projector: the name is far larger than the chat's text
+    chat_size = panes[0].chat.font().pointSizeF()
+    assert cards["hong"].name_label.font().pointSizeF() >= 1.8 * chat_size
+    assert cards["hong"].sees_label.font().pointSizeF() > chat_size
+    # every pane's menu can still sign someone else in
+    for split in window.split_view.split_panes:
+        items = [split.persona_box.itemText(i) for i in range(split.persona_box.count())]
+        assert items[-1] == "Sign in…"
+    assert window.cards_action.isChecked()
+    assert "hong" in window.windowTitle() and "cho" in window.windowTitle()
+
+
+def test_presenter_mode_reuses_existing_split_panes(qtbot: Any, live_window: Any) -> None:
+    window = live_window
+    passwords = demo_passwords(window.endpoints.ground_truth)
+    for persona in ("cho", "hong"):
+        window.add_session(window.login_persona(persona, passwords[persona]))
+    window.toggle_split(True)
+    window.split_view.add_pane()
+    window.split_view.add_pane()  # four panes: cho, hong, sign-in, sign-in
+    assert len(window.split_view.panes) == 4
+    assert window.present()
+    qtbot.waitUntil(lambda: _presenting(window), timeout=60000)
+    assert len(window.split_view.split_panes) == 3
+
+
+def test_presenter_mode_says_why_without_a_demo_organisation(window_factory: Any) -> None:
+    window = window_factory()  # the provider has no ground truth: no demo passwords
+    assert not window.present()
+    assert "demo organisation" in window.statusBar().currentMessage()
+    assert len(window.sessions) == 0
+
+
+def test_card_of_a_persona_outside_the_demo_names_only_name_and_user(qtbot: Any) -> None:
+    from desktop.persona_card import PersonaCard
+
+    card = PersonaCard()
+    qtbot.addWidget(card)
+    card.set_persona("kim", "김민수")
+    assert card.text() == "김민수 (kim)"
+    assert not card.role_label.isVisibleTo(card) and not card.sees_label.isVisibleTo(card)
+    card.set_persona("cho", "조태윤")
+    assert card.role_label.isVisibleTo(card) and "HR officer" in card.text()
+
+
+def _scripted_window(window_factory: Any, *personas: str) -> Any:
+    window = window_factory()
+    for persona in personas:
+        window.add_session(ScriptedSession(persona, lambda q, p=persona: scripted_turn(p)))
+    return window
+
+
+def _sizes(pane: Any) -> tuple[float, float, float, float]:
+    detail = pane.tool_panel.detail
+    return (
+        pane.chat.font().pointSizeF(),
+        pane.tool_panel.table.font().pointSizeF(),
+        detail.json_view.font().pointSizeF(),
+        pane.card.name_label.font().pointSizeF(),
+    )
+
+
+def test_ctrl_plus_minus_zero_zoom_chat_tools_and_strip_in_both_views(
+    qtbot: Any, window_factory: Any
+) -> None:
+    from desktop.settings import AppSettings
+
+    window = _scripted_window(window_factory, "hong", "cho")
+    pane = window.current_pane()
+    with qtbot.waitSignal(pane.turn_finished, timeout=20000):
+        window.question_edit.setPlainText("육아휴직 며칠 남았어?")
+        window.send()
+    base = _sizes(pane)
+    row = pane.chat.model().index(pane.chat.model().rowCount() - 1, 0)
+    base_height = pane.chat.visualRect(row).height()
+    base_tool_row = pane.tool_panel.table.rowHeight(0)
+    qtbot.keyClick(window.question_edit, Qt.Key.Key_Equal, CTRL)  # Ctrl+=, focus in the box
+    assert window.text_zoom == pytest.approx(1.1)
+    assert _sizes(pane) == pytest.approx(tuple(s * 1.1 for s in base))
+    qtbot.keyClick(window.question_edit, Qt.Key.Key_Plus, CTRL)  # Ctrl++
+    assert window.text_zoom == pytest.approx(1.25)
+    qtbot.waitUntil(lambda: pane.chat.visualRect(row).height() > base_height)
+    assert pane.tool_panel.table.rowHeight(0) > base_tool_row
+    assert AppSettings().text_zoom == pytest.approx(1.25)
+    # split view: every pane and the strip at the same zoom
+    window.toggle_split(True)
+    view = window.split_view
+    for split_pane in view.panes:
+        assert _sizes(split_pane) == pytest.approx(tuple(s * 1.25 for s in base))
+    strip_size = view.strip.body.font().pointSizeF()
+    assert strip_size == pytest.approx(base[0] * 1.25)
+    qtbot.keyClick(view.question, Qt.Key.Key_Minus, CTRL)
+    qtbot.keyClick(view.question, Qt.Key.Key_Minus, CTRL)
+    assert window.text_zoom == pytest.approx(1.0)
+    assert view.strip.body.font().pointSizeF() == pytest.approx(base[0])
+    qtbot.keyClick(view.question, Qt.Key.Key_Minus, CTRL)
+    assert _sizes(view.panes[0]) == pytest.approx(tuple(s * 0.9 for s in base))
+    qtbot.keyClick(view.question, Qt.Key.Key_0, CTRL)
+    assert window.text_zoom == 1.0
+    for each in [pane, *view.panes]:
+        assert _sizes(each) == pytest.approx(base)
+    assert AppSettings().text_zoom == 1.0
+
+
+def test_text_zoom_is_remembered_for_the_next_window(qtbot: Any, window_factory: Any) -> None:
+    first = _scripted_window(window_factory, "hong")
+    base = _sizes(first.current_pane())
+    first.zoom_text(1)
+    first.zoom_text(1)
+    assert first.text_zoom == pytest.approx(1.25)
+    second = _scripted_window(window_factory, "hong")
+    assert second.text_zoom == pytest.approx(1.25)
+    assert _sizes(second.current_pane()) == pytest.approx(tuple(s * 1.25 for s in base))
+    second.toggle_split(True)
+    assert second.split_view.strip.body.font().pointSizeF() == pytest.approx(base[0] * 1.25)
+
+
+def test_persona_cards_in_single_view(qtbot: Any, window_factory: Any) -> None:
+    window = _scripted_window(window_factory, "hong")
+    pane = window.current_pane()
+    assert not pane.card.isVisible()
+    window.cards_action.trigger()
+    assert pane.card.isVisible() and "hong" in pane.card.text()
+    window.add_session(ScriptedSession("cho", lambda q: scripted_turn("cho"), "조태윤"))
+    assert window.current_pane().card.isVisible()
+    assert "HR officer" in window.current_pane().card.text()
+
+
+def test_presenter_strings_are_korean(qtbot: Any, qapp: Any, window_factory: Any) -> None:
+    from desktop.i18n import install_translator
+    from desktop.persona_card import PersonaCard
+
+    assert install_translator(qapp, "ko")
+    try:
+        window = window_factory()
+        assert window.present_action.text() == "발표: hong, park, cho"
+        assert [a.text() for a in window.view_menu.actions() if a.text()] == [
+            "페르소나 카드",
+            "글자 크게",
+            "글자 작게",
+            "원래 글자 크기",
+        ]
+        window.zoom_text(1)
+        assert window.statusBar().currentMessage() == "글자 크기 110%"
+        card = PersonaCard()
+        qtbot.addWidget(card)
+        card.set_persona("park", "홍지아")
+        assert "개발팀(DEV) 전체의 인사 기록" in card.text()
+        assert "Sees" not in card.text()
+    finally:
+        install_translator(qapp, "en")
