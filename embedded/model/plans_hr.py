@@ -488,7 +488,17 @@ def _left_text(ctx: Ctx, grant: Grant, emp_no: str, used: int, lead: tuple[str, 
         doc_no = grant.citation.split(" ", 1)[0]
         next_cite = cite(ctx, doc_no, version.get("version"), None)
         eff = version.get("effective_from")
-        if next_days is not None and emp_no not in grant.per_person:
+        if next_days is not None and emp_no not in grant.per_person and _asks_future(ctx):
+            # The question is about the coming entitlement: its figure is the answer.
+            text += ctx.t(
+                f" 질문하신 대로 {next_cite}({next_days}일){josa(next_cite, '이', '가')} "
+                f"{eff}부터 시행되면, 남는 일수는 {next_days}일 − {used}일 = "
+                f"{next_days - used}일입니다 (승인되었지만 시행 전이므로 지금은 {left}일).",
+                f" Once {next_cite} ({next_days} days) takes effect on {eff}: "
+                f"{next_days} − {used} = {next_days - used} days left (approved, not yet in "
+                f"force, so {left} until then).",
+            )
+        elif next_days is not None and emp_no not in grant.per_person:
             # '일수는 … = 13으로': the unit is the noun already, and '13일' would read
             # as '3일' to a substring check of the superseded answer.
             change = ctx.t("늘어납니다" if next_days > days else "바뀝니다", "")
@@ -509,6 +519,15 @@ def _left_text(ctx: Ctx, grant: Grant, emp_no: str, used: int, lead: tuple[str, 
                 f"({version.get('summary') or ''}).",
             )
     return text
+
+
+_FUTURE = re.compile(r"(?:늘어나|바뀌|바뀐|시행되|적용되|되)면|\d+\s*일로|once|after the|from then")
+
+
+def _asks_future(ctx: Ctx) -> bool:
+    """'25일로 늘어나면 며칠 남아?': the remaining days under the coming entitlement."""
+    q = ctx.turn.question.lower()
+    return cue(q, "upcoming") or _FUTURE.search(q) is not None
 
 
 def _euro(number: int) -> str:
