@@ -96,6 +96,13 @@ def gui_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--lang", default="", help="UI language for this run: en or ko")
     parser.add_argument("--theme", default="", help="light or dark for this run")
+    parser.add_argument(
+        "--present",
+        action="store_true",
+        help="presenter mode (F5): hong, park and cho side by side, with persona cards",
+    )
+    parser.add_argument("--cards", action="store_true", help="show persona cards")
+    parser.add_argument("--zoom", type=float, default=0.0, help="text zoom for this run, e.g. 1.25")
     return parser
 
 
@@ -144,15 +151,30 @@ def drive(window: MainWindow, options: argparse.Namespace) -> dict[str, Any]:
     Returns:
         ``{"panes": [...], "differences": [...], "screenshot": path or None}``.
     """
-    from desktop.main_window import demo_passwords
+    from desktop.main_window import DEMO_PERSONAS, demo_passwords
     from desktop.split_view import result_dict
 
     if not _wait(lambda: window.endpoints is not None, options.timeout):
         raise RuntimeError("the services did not start in time")
     assert window.endpoints is not None
     passwords = demo_passwords(window.endpoints.ground_truth)
+    present = bool(getattr(options, "present", False))
+    if present:
+        options.split = ",".join(DEMO_PERSONAS)
     personas = [p for p in options.split.split(",") if p] or [options.persona or "hong"]
-    for persona in personas:
+    if getattr(options, "zoom", 0.0):
+        window.set_text_zoom(options.zoom, remember=False)
+    if getattr(options, "cards", False):
+        window.cards_action.setChecked(True)
+    if present:
+        if not window.present() or not _wait(
+            lambda: window._in_split() and [p.persona for p in window.split_view.panes] == personas,
+            options.timeout,
+        ):
+            raise RuntimeError(
+                "presenter mode did not start: " + window.statusBar().currentMessage()
+            )
+    for persona in personas if not present else []:
         if persona not in passwords:
             raise RuntimeError(f"no demo password for {persona!r} (is the platform embedded?)")
         window.add_session(window.login_persona(persona, passwords[persona]))
@@ -162,13 +184,14 @@ def drive(window: MainWindow, options: argparse.Namespace) -> dict[str, Any]:
         else ApprovalDecision(False, "denied by the headless driver (no --approve)")
     )
     split = bool(options.split)
-    if split:
+    if split and not present:
         window.toggle_split(True)
         for pane, persona in zip(window.split_view.panes, personas, strict=False):
             split_pane = next(s for s in window.split_view.split_panes if s.pane is pane)
             split_pane.persona_box.setCurrentIndex(split_pane.persona_box.findData(persona))
         while len(window.split_view.panes) < len(personas):
             window.split_view.add_pane(personas[len(window.split_view.panes)])
+    if split:
         panes = window.split_view.panes
     else:
         window.persona_switcher.setCurrentIndex(window.persona_switcher.findData(personas[0]))
@@ -192,7 +215,7 @@ def drive(window: MainWindow, options: argparse.Namespace) -> dict[str, Any]:
         ]
         if split and window.last_comparison is not None:
             differences = window.last_comparison[1]
-    for pane in panes:  # show one result expanded, as a person would look at it
+    for pane in panes if not present else []:  # one result expanded, as a person would
         if pane.tools.rowCount():
             pane.tool_panel.table.selectRow(pane.tools.rowCount() - 1)
     _wait(lambda: False, 0.1)  # let the last flush paint

@@ -622,19 +622,26 @@ class MainWindow(QMainWindow):
     def zoom_text(self, direction: int) -> float:
         """Ctrl+= / Ctrl+- / Ctrl+0: text of chat, tool panel and strip one step larger,
         smaller, or back to the UI's size; remembered for the next start."""
-        from desktop.settings import AppSettings
         from desktop.text_zoom import step_zoom
 
-        self.text_zoom = step_zoom(self.text_zoom, direction)
+        self.set_text_zoom(step_zoom(self.text_zoom, direction))
+        self._tell(self.tr("Text size {0}%").format(round(self.text_zoom * 100)))
+        return self.text_zoom
+
+    def set_text_zoom(self, factor: float, remember: bool = True) -> None:
+        """Scale the text of every pane and the strip (``remember``: for the next start)."""
+        from desktop.settings import AppSettings
+        from desktop.text_zoom import clamp_zoom
+
+        self.text_zoom = clamp_zoom(factor)
         for pane in self.panes.values():
             pane.set_text_zoom(self.text_zoom)
         if self._split_view is not None:
             self._split_view.set_text_zoom(self.text_zoom)
-        settings = AppSettings()
-        settings.text_zoom = self.text_zoom
-        settings.sync()
-        self._tell(self.tr("Text size {0}%").format(round(self.text_zoom * 100)))
-        return self.text_zoom
+        if remember:
+            settings = AppSettings()
+            settings.text_zoom = self.text_zoom
+            settings.sync()
 
     def toggle_split(self, on: bool | None = None) -> None:
         """Ctrl+T: switch between one persona and the split comparison."""

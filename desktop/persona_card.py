@@ -8,9 +8,9 @@ from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
 
 from desktop.demo_personas import demo_persona_card
 
-NAME_SCALE = 1.9
+NAME_SCALE = 1.7
 """The name's size relative to the card's font (it follows text zoom)."""
-BODY_SCALE = 1.25
+BODY_SCALE = 1.1
 """Role and visibility lines relative to the card's font."""
 
 
@@ -33,8 +33,8 @@ class PersonaCard(QFrame):
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout = QVBoxLayout(self)
-        layout.setContentsMargins(12, 8, 12, 8)
-        layout.setSpacing(2)
+        layout.setContentsMargins(12, 6, 12, 6)
+        layout.setSpacing(1)
         layout.addWidget(self.name_label)
         layout.addWidget(self.role_label)
         layout.addWidget(self.sees_label)
@@ -77,3 +77,6 @@ class PersonaCard(QFrame):
                 font.setPixelSize(max(1, round(base.pixelSize() * scale)))
             font.setBold(bold)
             label.setFont(font)
+        # two lines for what the persona may see, however short: cards side by side
+        # in the split view keep one height, so the panes' chats start level
+        self.sees_label.setMinimumHeight(2 * self.sees_label.fontMetrics().lineSpacing())

@@ -352,6 +352,8 @@ class SplitCompareView(QWidget):
         total = sum(sizes)
         if total <= 0:
             return
-        wanted = min(self.strip.preferred_height(), int(total * 0.45))
+        # with persona cards (presenter mode) the panes already give up a card's height
+        share = 0.3 if self.cards_shown else 0.45
+        wanted = min(self.strip.preferred_height(), int(total * share))
         if wanted > sizes[1]:
             self.vertical_splitter.setSizes([total - wanted, wanted])
