@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from embedded.model.entities import extract
@@ -131,7 +132,6 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("pending_status", lambda q, e: cue(q, "pending_status")),
     ("pending_status", lambda q, e: cue(q, "pending_any") and not cue(q, "days")),
     ("describe", lambda q, e: bool(e.doc_nos)),
-    ("describe", lambda q, e: bool(e.title_words) and cue(q, "describe_title")),
     ("in_force_version", lambda q, e: cue(q, "in_force_version") and not cue(q, "days")),
     (
         "ceiling",
@@ -155,6 +155,157 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ),
     ("search", lambda q, e: True),
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    """One declared intent: what it answers, the words that cue it, what it needs."""
+
+    name: str
+    """Key of the plan that answers it (``planner.PLANS``)."""
+    cues: tuple[str, ...]
+    """Keys of ``lexicon.CUES`` its tests read."""
+    needs: tuple[str, ...]
+    """``Entities`` fields its plan uses."""
+    steps: tuple[str, ...]
+    """Tools its plan may call, in order."""
+    answers: str
+    """What it answers (narration of the plan)."""
+
+
+REGISTRY: tuple[Intent, ...] = (
+    Intent("literal_sql", (), ("sql",), ("query_hr",), "a SELECT the person wrote, as written"),
+    Intent(
+        "revision_request",
+        ("revision_request",),
+        ("doc_nos", "title_words", "version", "reason"),
+        ("search_regulations", "request_regulation_revision"),
+        "file a revision request (the one write; approval first)",
+    ),
+    Intent(
+        "contact",
+        ("person_contact", "national_id"),
+        (),
+        ("query_hr",),
+        "an employee's contact number as the platform shows it (masking, denial said)",
+    ),
+    Intent(
+        "national_id", ("national_id",), (), ("query_hr",), "a national ID: tried, refusal said"
+    ),
+    Intent(
+        "purchase_orders",
+        ("approval_ceiling",),
+        (),
+        ("query_hr", "search_regulations"),
+        "purchase orders with each one's approver from the amount bands",
+    ),
+    Intent(
+        "ceiling",
+        ("purchase", "approval_ceiling"),
+        ("amount", "as_of"),
+        ("search_regulations",),
+        "who approves a purchase of an amount (on a date)",
+    ),
+    Intent(
+        "impact",
+        ("impact",),
+        ("doc_nos", "title_words"),
+        ("search_regulations", "impact_of_change"),
+        "documents affected by a change",
+    ),
+    Intent(
+        "derived",
+        ("derived",),
+        ("doc_nos", "title_words"),
+        ("search_regulations", "impact_of_change"),
+        "documents deriving from one",
+    ),
+    Intent(
+        "related",
+        ("related",),
+        ("doc_nos", "title_words"),
+        ("search_regulations", "related_regulations"),
+        "ontology links",
+    ),
+    Intent(
+        "authority",
+        ("authority",),
+        ("doc_nos", "title_words"),
+        ("search_regulations", "trace_authority"),
+        "the authority chain up to the top",
+    ),
+    Intent(
+        "pending_list",
+        ("pending_list", "pending_any", "drafter", "this_month"),
+        (),
+        ("pending_revision", "query_hr", "search_regulations"),
+        "revisions in flight across documents (mine, this month)",
+    ),
+    Intent(
+        "describe",
+        ("describe_title",),
+        ("doc_nos", "title_words"),
+        ("search_regulations", "describe_regulation", "pending_revision"),
+        "what a document is and its version history",
+    ),
+    Intent(
+        "pending_status",
+        ("pending_status", "pending_any", "took_effect", "drafter"),
+        ("doc_nos", "title_words", "keywords"),
+        ("search_regulations", "pending_revision"),
+        "a document's revisions in flight and whether they apply",
+    ),
+    Intent(
+        "in_force_version",
+        ("in_force_version",),
+        ("doc_nos", "title_words", "as_of"),
+        ("search_regulations", "get_effective_version", "pending_revision"),
+        "which version is in force (on a date), and what comes next",
+    ),
+    Intent(
+        "expense",
+        ("expense", "comply", "own_claim"),
+        ("keywords", "amount", "as_of"),
+        ("search_regulations", "query_hr"),
+        "lodging caps, claims against them, hypothetical amounts, scope",
+    ),
+    Intent(
+        "remaining",
+        ("remaining", "self"),
+        ("keywords", "emp_nos"),
+        ("search_regulations", "query_hr", "pending_revision"),
+        "days left now and under the approved next version",
+    ),
+    Intent(
+        "usage",
+        ("usage", "department"),
+        ("emp_nos",),
+        ("query_hr",),
+        "leave used, per person, with extremes",
+    ),
+    Intent(
+        "effective_date",
+        ("effective_date",),
+        ("keywords", "title_words", "version", "as_of"),
+        ("search_regulations", "describe_regulation"),
+        "when a rule (or version N) took effect, printed date disclosed",
+    ),
+    Intent(
+        "rule_days",
+        ("days", "upcoming"),
+        ("keywords", "as_of", "relative"),
+        ("search_regulations", "pending_revision"),
+        "days a rule grants now, on a date, and what is about to change",
+    ),
+    Intent(
+        "search",
+        ("contact",),
+        ("keywords", "title_words", "as_of"),
+        ("search_regulations", "describe_regulation"),
+        "the article the question points at, quoted",
+    ),
+)
+"""Every intent, in the order of the first test in ``INTENTS`` that picks it."""
 
 
 def detect_intent(question: str, ents: Entities) -> str:
