@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QFont, QPalette
-from PySide6.QtWidgets import QFrame, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QResizeEvent
 
 from desktop.demo_personas import demo_persona_card
 
@@ -12,6 +17,10 @@ NAME_SCALE = 1.7
 """The name's size relative to the card's font (it follows text zoom)."""
 BODY_SCALE = 1.1
 """Role and visibility lines relative to the card's font."""
+COMPACT_NAME_SCALE = 1.35
+"""The name in a compact card."""
+COMPACT_BELOW_LINES = 24
+"""A pane shorter than this many lines of its chat's text gets a compact card."""
 
 
 class PersonaCard(QFrame):
@@ -39,6 +48,10 @@ class PersonaCard(QFrame):
         layout.addWidget(self.role_label)
         layout.addWidget(self.sees_label)
         self.username = ""
+        self.compact = False
+        """One line each for name and what the persona may see (the rest in the tooltip):
+        for a pane too short to give the card its full height."""
+        self._sees = ""
         self._scale_fonts()
 
     def set_persona(self, username: str, display_name: str = "") -> None:
@@ -48,14 +61,48 @@ class PersonaCard(QFrame):
         name = display_name or (card.name if card else "") or username
         self.name_label.setText(f"{name} ({username})" if name != username else username)
         self.role_label.setText(card.role if card else "")
-        self.sees_label.setText(card.sees if card else "")
-        self.role_label.setVisible(card is not None)
-        self.sees_label.setVisible(card is not None)
+        self._sees = card.sees if card else ""
+        self.setToolTip("\n".join(t for t in (card.role, card.sees) if t) if card else "")
+        self._layout_text()
+
+    def set_compact(self, compact: bool) -> None:
+        """Switch between the full card and its one-line-each form."""
+        if compact != self.compact:
+            self.compact = compact
+            self._scale_fonts()
+
+    def _layout_text(self) -> None:
+        demo = bool(self._sees)
+        self.role_label.setVisible(demo and not self.compact)
+        self.sees_label.setVisible(demo)
+        self.sees_label.setWordWrap(not self.compact)
+        if self.compact:  # elided to the width it has; never wider than the pane
+            self.sees_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+            width = max(20, self.contentsRect().width() - 24)
+            metrics = self.sees_label.fontMetrics()
+            self.sees_label.setText(
+                metrics.elidedText(self._sees, Qt.TextElideMode.ElideRight, width)
+            )
+            self.sees_label.setMinimumHeight(metrics.lineSpacing())
+        else:
+            self.sees_label.setSizePolicy(
+                QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred
+            )
+            self.sees_label.setText(self._sees)
+            # two lines for what the persona may see, however short: cards side by side
+            # in the split view keep one height, so the panes' chats start level
+            self.sees_label.setMinimumHeight(2 * self.sees_label.fontMetrics().lineSpacing())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """A compact card elides its line again for the new width."""
+        super().resizeEvent(event)
+        if self.compact:
+            self._layout_text()
 
     def text(self) -> str:
         """What the card says, as plain text (tests, accessibility)."""
-        labels = (self.name_label, self.role_label, self.sees_label)
-        return "\n".join(label.text() for label in labels if label.text())
+        lines = (self.name_label.text(), self.role_label.text(), self._sees)
+        return "\n".join(line for line in lines if line)
 
     def changeEvent(self, event: QEvent) -> None:
         """Text zoom sets the card's font: its lines follow, in proportion."""
@@ -65,8 +112,9 @@ class PersonaCard(QFrame):
 
     def _scale_fonts(self) -> None:
         base = self.font()
+        name_scale = COMPACT_NAME_SCALE if self.compact else NAME_SCALE
         for label, scale, bold in (
-            (self.name_label, NAME_SCALE, True),
+            (self.name_label, name_scale, True),
             (self.role_label, BODY_SCALE, False),
             (self.sees_label, BODY_SCALE, False),
         ):
@@ -77,6 +125,4 @@ class PersonaCard(QFrame):
                 font.setPixelSize(max(1, round(base.pixelSize() * scale)))
             font.setBold(bold)
             label.setFont(font)
-        # two lines for what the persona may see, however short: cards side by side
-        # in the split view keep one height, so the panes' chats start level
-        self.sees_label.setMinimumHeight(2 * self.sees_label.fontMetrics().lineSpacing())
+        self._layout_text()

@@ -390,6 +390,18 @@ class PersonaPane(QWidget):
             self.card,
         ):
             zoom_widget(widget, factor)
+        self._fit_card()
+
+    def resizeEvent(self, event: Any) -> None:
+        """A short pane (small screen, large zoom) gets the compact persona card."""
+        super().resizeEvent(event)
+        self._fit_card()
+
+    def _fit_card(self) -> None:
+        from desktop.persona_card import COMPACT_BELOW_LINES
+
+        lines = self.height() / max(1, self.chat.fontMetrics().lineSpacing())
+        self.card.set_compact(lines < COMPACT_BELOW_LINES)
 
     def show_card(self, on: bool) -> None:
         """Show or hide the persona header card (presenter mode)."""

@@ -208,3 +208,34 @@ def test_presenter_strings_are_korean(qtbot: Any, qapp: Any, window_factory: Any
         assert "Sees" not in card.text()
     finally:
         install_translator(qapp, "en")
+
+
+def test_three_carded_panes_at_zoom_125_fit_a_1440x900_screen_at_scale_15(
+    qtbot: Any, window_factory: Any
+) -> None:
+    """QT_SCALE_FACTOR=1.5 on 1440x900 leaves 960x600 device-independent pixels; the
+    window takes at most 92% of it (window_fit). Checked by hand under Xvfb too."""
+    from desktop.window_fit import SCREEN_SHARE
+
+    window = _scripted_window(window_factory, "hong", "park", "cho")
+    window.cards_action.setChecked(True)
+    window.toggle_split(True)
+    assert window.split_view.set_personas(["hong", "park", "cho"])
+    window.set_text_zoom(1.25, remember=False)
+    room_w, room_h = int(960 * SCREEN_SHARE), int(600 * SCREEN_SHARE)
+    window.resize(room_w, room_h)
+    qtbot.waitUntil(lambda: window.split_view.panes[0].card.compact)
+    hint = window.minimumSizeHint()
+    assert hint.width() <= room_w and hint.height() <= room_h
+    assert window.width() <= room_w and window.height() <= room_h
+    for pane in window.split_view.panes:
+        assert pane.card.isVisible()
+        assert pane.card.compact  # short pane: name and one elided line
+        assert pane.card.sees_label.text().endswith("…")
+        assert pane.card.toolTip().endswith(pane.card.text().splitlines()[-1])
+        assert pane.chat_stack.height() > 3 * pane.chat.fontMetrics().lineSpacing()
+        right = pane.mapTo(window, pane.rect().bottomRight()).x()
+        assert right <= window.width()
+    window.resize(1440, 900)
+    qtbot.waitUntil(lambda: not window.split_view.panes[0].card.compact)
+    assert window.split_view.panes[0].card.sees_label.text().startswith("Sees only their own")
