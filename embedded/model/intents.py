@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from embedded.model.entities import extract
-from embedded.model.lexicon import CUES, LEAVE_TYPES, TOPIC_WORDS
+from embedded.model.lexicon import CUES, DEPARTMENTS, LEAVE_TYPES, TOPIC_WORDS
 from embedded.model.people import named_people
 
 if TYPE_CHECKING:
@@ -67,6 +67,14 @@ def _pending_anywhere(q: str, e: Entities) -> bool:
     return cue(q, "pending_any") and not topic and not cue(q, "days")
 
 
+def _purchase(q: str) -> bool:
+    """A purchase is asked about ('구매팀' names a department, not a purchase)."""
+    lowered = q.lower()
+    for word in DEPARTMENTS:
+        lowered = lowered.replace(word, " ")
+    return cue(lowered, "purchase")
+
+
 def _carry(e: Entities) -> bool:
     return "이월" in e.keywords
 
@@ -120,7 +128,7 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("purchase_orders", lambda q, e: _about_orders(q, e)),
     (
         "ceiling",
-        lambda q, e: e.amount is not None and cue(q, "purchase") and cue(q, "approval_ceiling"),
+        lambda q, e: e.amount is not None and _purchase(q) and cue(q, "approval_ceiling"),
     ),
     ("impact", lambda q, e: cue(q, "impact")),
     ("derived", lambda q, e: cue(q, "derived")),
@@ -135,7 +143,7 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("in_force_version", lambda q, e: cue(q, "in_force_version") and not cue(q, "days")),
     (
         "ceiling",
-        lambda q, e: cue(q, "purchase") or (e.amount is not None and cue(q, "approval_ceiling")),
+        lambda q, e: _purchase(q) or (e.amount is not None and cue(q, "approval_ceiling")),
     ),
     ("expense", lambda q, e: cue(q, "expense")),
     # '남은 거 내년으로 넘어가나' asks the carry-over rule, not the days left.

@@ -114,6 +114,7 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
                     else ""
                 )
                 lead = lead[:1].upper() + lead[1:]
+                lead += _summed_rule(ctx, hits_of(search))
                 return answer(
                     lead
                     + ctx.t(
@@ -135,6 +136,28 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
             )
         )
     return answer(not_found(ctx, " ".join(ctx.ents.keywords), search))
+
+
+_SPLIT_WORDS = ("나눠", "나누어", "분할", "쪼개", "split", "separate")
+
+
+def _summed_rule(ctx: Ctx, hits: list[dict[str, Any]]) -> str:
+    """A purchase split in parts: the guideline's sentence that sums them, quoted."""
+    if not any(w in ctx.turn.question.lower() for w in _SPLIT_WORDS):
+        return ""
+    for hit in hits:
+        for sentence in re.split(r"(?<=다\.)\s*", str(hit.get("text"))):
+            if "합산" in sentence:
+                citation = cite(
+                    ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from")
+                )
+                return ctx.t(
+                    f"나누어 요청해도 합산한 금액이 기준입니다: {citation} "
+                    f'{hit.get("article_no") or ""} "{sentence.strip()}" ',
+                    f"Splitting does not change the approver: the amounts are summed — "
+                    f'{citation} {hit.get("article_no") or ""} "{sentence.strip()}" ',
+                )
+    return ""
 
 
 def _cap_for(hits: list[dict[str, Any]], region: str) -> tuple[int, str, dict[str, Any]] | None:
