@@ -13,11 +13,11 @@ if TYPE_CHECKING:
 
 from desktop.demo_personas import demo_persona_card
 
-NAME_SCALE = 1.7
+NAME_SCALE = 2.0
 """The name's size relative to the card's font (it follows text zoom)."""
-BODY_SCALE = 1.1
+BODY_SCALE = 1.3
 """Role and visibility lines relative to the card's font."""
-COMPACT_NAME_SCALE = 1.35
+COMPACT_NAME_SCALE = 1.5
 """The name in a compact card."""
 COMPACT_BELOW_LINES = 24
 """A pane shorter than this many lines of its chat's text gets a compact card."""
@@ -41,12 +41,14 @@ class PersonaCard(QFrame):
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setWordWrap(True)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 6, 12, 6)
         layout.setSpacing(1)
         layout.addWidget(self.name_label)
         layout.addWidget(self.role_label)
         layout.addWidget(self.sees_label)
+        layout.addStretch(1)  # a levelled card's extra height goes below its text
         self.username = ""
         self.compact = False
         """One line each for name and what the persona may see (the rest in the tooltip):
@@ -85,9 +87,9 @@ class PersonaCard(QFrame):
             )
             self.sees_label.setMinimumHeight(metrics.lineSpacing())
         else:
-            self.sees_label.setSizePolicy(
-                QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred
-            )
+            policy = QSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+            policy.setHeightForWidth(True)  # wrapped: its height follows its width
+            self.sees_label.setSizePolicy(policy)
             self.sees_label.setText(self._sees)
             # two lines for what the persona may see, however short: cards side by side
             # in the split view keep one height, so the panes' chats start level
@@ -96,8 +98,13 @@ class PersonaCard(QFrame):
     def resizeEvent(self, event: QResizeEvent) -> None:
         """A compact card elides its line again for the new width."""
         super().resizeEvent(event)
-        if self.compact:
+        if self.compact and event.size().width() != event.oldSize().width():
             self._layout_text()
+
+    def text_height(self) -> int:
+        """The height the card's text needs at its width (the split view levels cards)."""
+        layout = self.layout()
+        return layout.totalHeightForWidth(self.width()) if layout is not None else 0
 
     def text(self) -> str:
         """What the card says, as plain text (tests, accessibility)."""

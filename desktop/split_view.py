@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -200,6 +200,11 @@ class SplitCompareView(QWidget):
         self.split_panes: list[SplitPane] = []
         self.cards_shown = False
         """Whether each pane shows its persona card (presenter mode)."""
+        self._level_timer = QTimer(self)
+        self._level_timer.setSingleShot(True)
+        self._level_timer.setInterval(0)
+        self._level_timer.timeout.connect(self._level_cards)
+        self.pane_splitter.splitterMoved.connect(lambda *_: self._level_timer.start())
         self.text_zoom = 1.0
         """Text zoom of new panes (the window sets it)."""
         self._waiting: set[PersonaPane] = set()
@@ -254,6 +259,7 @@ class SplitCompareView(QWidget):
                 self.add_pane(username)
         sizes = [max(1, self.pane_splitter.width() // len(usernames))] * len(usernames)
         self.pane_splitter.setSizes(sizes)  # equal widths: no persona is the small one
+        self._level_timer.start()
         return True
 
     def show_cards(self, on: bool) -> None:
@@ -261,6 +267,23 @@ class SplitCompareView(QWidget):
         self.cards_shown = on
         for pane in self.panes:
             pane.show_card(on)
+        self._level_timer.start()
+
+    def resizeEvent(self, event: Any) -> None:
+        """Pane widths changed: the persona cards are levelled again."""
+        super().resizeEvent(event)
+        if self.cards_shown:
+            self._level_timer.start()
+
+    def _level_cards(self) -> None:
+        """Give every card the height of the tallest, so the chats below start level
+        (a role that wraps in one pane pushed that pane's chat down)."""
+        cards = [pane.card for pane in self.panes if pane.card_shown]
+        for card in cards:
+            card.setMinimumHeight(0)
+        height = max((card.text_height() for card in cards), default=0)
+        for card in cards:
+            card.setMinimumHeight(height)
 
     def set_text_zoom(self, factor: float) -> None:
         """Scale the text of every pane and of the comparison strip."""
@@ -270,6 +293,7 @@ class SplitCompareView(QWidget):
         for pane in self.panes:
             pane.set_text_zoom(factor)
         zoom_widget(self.strip, factor)
+        self._level_timer.start()
 
     def remove_pane(self, split: SplitPane) -> None:
         """Remove a pane (not while its turn runs)."""

@@ -239,3 +239,28 @@ def test_three_carded_panes_at_zoom_125_fit_a_1440x900_screen_at_scale_15(
     window.resize(1440, 900)
     qtbot.waitUntil(lambda: not window.split_view.panes[0].card.compact)
     assert window.split_view.panes[0].card.sees_label.text().startswith("Sees only their own")
+
+
+def test_cards_side_by_side_are_level_and_never_half_empty(qtbot: Any, window_factory: Any) -> None:
+    window = _scripted_window(window_factory, "hong", "park", "cho")
+    window.resize(1440, 900)
+    window.cards_action.setChecked(True)
+    single = window.current_pane().card
+    qtbot.waitUntil(lambda: single.isVisible())
+    # the card is as tall as its text (a wrapped label's guessed hint left it half empty)
+    assert single.height() <= single.text_height() + 2
+    window.toggle_split(True)
+    assert window.split_view.set_personas(["hong", "park", "cho"])
+    cards = [pane.card for pane in window.split_view.panes]
+    # park's role is the longest: whatever wraps, the three chats start level
+    qtbot.waitUntil(lambda: len({c.height() for c in cards}) == 1 and cards[0].height() > 0)
+    assert cards[0].height() >= max(c.text_height() for c in cards)
+
+    def chat_tops() -> list[int]:
+        return [
+            pane.chat_stack.mapTo(window, pane.chat_stack.rect().topLeft()).y()
+            for pane in window.split_view.panes
+        ]
+
+    qtbot.waitUntil(lambda: len(set(chat_tops())) == 1, timeout=2000)
+    assert window.height() <= 900
