@@ -264,3 +264,45 @@ def test_cards_side_by_side_are_level_and_never_half_empty(qtbot: Any, window_fa
 
     qtbot.waitUntil(lambda: len(set(chat_tops())) == 1, timeout=2000)
     assert window.height() <= 900
+
+
+def test_a_refused_presenter_sign_in_is_named_and_the_others_stay(
+    qtbot: Any, window_factory: Any, endpoints: Any
+) -> None:
+    import copy
+    from dataclasses import replace
+
+    from desktop.services import FixedEndpoints
+
+    truth = copy.deepcopy(endpoints.ground_truth)
+    passwords = demo_passwords(truth)
+    wrong = {**passwords, "park": passwords["park"] + "-wrong"}
+    truth.pop("personas", None)
+    truth.pop("users", None)
+    truth["passwords"] = wrong
+    window = window_factory(FixedEndpoints(replace(endpoints, ground_truth=truth)))
+    assert window.present()
+    assert not window.present_action.isEnabled()  # one presenter sign-in at a time
+    qtbot.waitUntil(lambda: window.present_action.isEnabled(), timeout=60000)
+    assert window.sessions.usernames() == ["hong", "cho"]
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Could not sign park in:")
+    assert not window._in_split()
+
+
+def test_headless_driver_presents_with_zoom_not_remembered(
+    qtbot: Any, live_window: Any, tmp_path: Any
+) -> None:
+    from desktop.headless import drive, parse_gui_args
+    from desktop.settings import AppSettings
+
+    shot = tmp_path / "present.png"
+    options = parse_gui_args(
+        ["--present", "--zoom", "1.25", "--ask", "출장 숙박비 상한은?", "--screenshot", str(shot)]
+    )
+    output = drive(live_window, options)
+    assert [p["persona"] for p in output["panes"]] == ["hong", "park", "cho"]
+    assert all(p["status"] == "answered" for p in output["panes"])
+    assert shot.stat().st_size > 10000
+    assert live_window.text_zoom == 1.25 and AppSettings().text_zoom == 1.0
+    assert all(p.card.isVisible() for p in live_window.split_view.panes)
