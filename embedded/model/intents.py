@@ -59,12 +59,17 @@ def _pending_anywhere(q: str, e: Entities) -> bool:
     """Revisions in flight asked about across documents (no document or topic named)."""
     if e.doc_nos or e.title_words:
         return False
-    if any(w in q.lower() for w in ("claim", "청구", "발주", "purchase order")):
+    if _records(q):
         return False  # pending claims or orders are records, not revisions
     if cue(q, "pending_list"):
         return True
     topic = any(k in TOPIC_WORDS for k in e.keywords)
     return cue(q, "pending_any") and not topic and not cue(q, "days")
+
+
+def _records(q: str) -> bool:
+    """Claims or orders (HR records) are asked about, not regulation revisions."""
+    return any(w in q.lower() for w in ("claim", "청구", "발주", "purchase order"))
 
 
 def _purchase(q: str) -> bool:
@@ -138,7 +143,10 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # 'version history랑 draft 상태': the history (drafts included) describes the document.
     ("describe", lambda q, e: bool(e.doc_nos or e.title_words) and cue(q, "describe_title")),
     ("pending_status", lambda q, e: cue(q, "pending_status")),
-    ("pending_status", lambda q, e: cue(q, "pending_any") and not cue(q, "days")),
+    (
+        "pending_status",
+        lambda q, e: cue(q, "pending_any") and not cue(q, "days") and not _records(q),
+    ),
     ("describe", lambda q, e: bool(e.doc_nos)),
     ("in_force_version", lambda q, e: cue(q, "in_force_version") and not cue(q, "days")),
     (
@@ -152,7 +160,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("remaining", lambda q, e: cue(q, "remaining") and not _carry(e)),
     # "<name> 육아휴직 사용일수": a named person's leave record, not the rule.
     ("usage", lambda q, e: _names_leave(q) and _record_word(q) and bool(named_people(q))),
-    ("effective_date", lambda q, e: cue(q, "effective_date")),
+    # '25일로 늘어난다던데 언제부터야?': when a figure starts is the rule's coming change.
+    ("effective_date", lambda q, e: cue(q, "effective_date") and not _names_days(q)),
     (
         "rule_days",
         lambda q, e: (

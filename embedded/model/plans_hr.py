@@ -52,14 +52,17 @@ def leave_types(ctx: Ctx) -> list[str]:
     return found
 
 
-def leave_sql(ctx: Ctx, people: list[Person] | None = None) -> str:
-    """Build the leave query; the platform's row filter decides whose rows come back."""
+def leave_sql(ctx: Ctx, people: list[Person] | None = None, single: bool = False) -> str:
+    """Build the leave query; the platform's row filter decides whose rows come back.
+
+    ``single``: only the first leave type named (a remaining-days sum is per type).
+    """
     sql = (
         "SELECT 사번, 성명, 부서, 휴가종류, 연도, 부여일수_ERP, 사용일수 "
         "FROM semantic.hr.leave_balance"
     )
     conditions = []
-    kinds = [k for k in leave_types(ctx) if _SAFE_VALUE.match(k)]
+    kinds = [k for k in leave_types(ctx) if _SAFE_VALUE.match(k)][: 1 if single else None]
     if len(kinds) == 1:
         conditions.append(f"휴가종류 = '{kinds[0]}'")
     elif kinds:
@@ -565,7 +568,7 @@ def plan_remaining(ctx: Ctx) -> Blocks:
         return blocks
     result = records_call(ctx)
     if result is None:
-        return call(ctx, "query_hr", {"question_sql": leave_sql(ctx, people)})
+        return call(ctx, "query_hr", {"question_sql": leave_sql(ctx, people, single=True)})
     if result.failed:
         return answer(failure(ctx, result))
     citation = cite(ctx, doc_no, top.get("version"), top.get("effective_from"))
@@ -601,7 +604,9 @@ def plan_remaining(ctx: Ctx) -> Blocks:
         people = [me] if me is not None else None
     if people:
         return answer(
-            _person_remaining(ctx, people, totals, grant, named) + _drafts_text(ctx, grant)
+            _person_remaining(ctx, people, totals, grant, named)
+            + _drafts_text(ctx, grant)
+            + _other_types_note(ctx)
         )
     if not totals:
         return answer(
@@ -627,6 +632,19 @@ def plan_remaining(ctx: Ctx) -> Blocks:
             )
         )
     return answer(_remaining_table(ctx, grant, totals, columns, rows) + _drafts_text(ctx, grant))
+
+
+def _other_types_note(ctx: Ctx) -> str:
+    """Several leave types named: the sum above is for the first; say so, do not add them."""
+    kinds = leave_types(ctx)
+    if len(kinds) < 2:
+        return ""
+    rest = ", ".join(kinds[1:])
+    return ctx.t(
+        f"\n위 계산은 {kinds[0]} 기준입니다. {rest}의 남은 일수는 규정이 따로 있어 "
+        f"'{rest} 며칠 남았어?'로 따로 물어봐 주세요.",
+        f"\nThe sum above is for {kinds[0]}; ask separately for {rest}, which has its own rule.",
+    )
 
 
 def _names_by_employee(columns: list[str], rows: list[list[Any]]) -> dict[str, str]:

@@ -61,9 +61,6 @@ cases:
       3차 개정 부칙에 2025-01-01 시행이라고 써 있던데,
       그럼 2025년 1월 1일에 육아휴직 며칠까지 쓸 수 있었던 거야?
     expect: {contains: ["${childcare.superseded_days}일", "${childcare.current_effective}"]}
-  - id: gap_when_does_next_figure_start
-    ask: 육아휴직 25일로 늘어난다던데 언제부터야? 지금 바로 25일 쓸 수 있어?
-    expect: {contains: ["${childcare.next_effective}", "${childcare.current_days}일"]}
   - id: gap_eligibility_by_age
     ask: My daughter is 9 and in third grade. Can I still take childcare leave for her?
     expect: {contains_pattern: "8세|age 8", contains: ["2학년"]}
@@ -94,9 +91,6 @@ cases:
       Give me an overview of the business trip expense guideline
       and what changed between its versions.
     expect: {contains: ["80,000", "100,000"]}
-  - id: gap_claims_pending_and_checked
-    ask: Do I have any expense claims still pending, and are they within the travel expense rules?
-    expect: {contains: ["EXP-2025-0001", "EXP-2025-0002", "200,000"]}
 """
 
 
