@@ -88,6 +88,7 @@ class LoginDialog(QDialog):
         suggested_users: User names offered in the combo box and as demo buttons.
         parent: Parent widget.
         demo_passwords: Passwords the demo buttons fill in, by user name.
+        present: Presenter mode (the window's F5); given, the demo row offers it.
     """
 
     def __init__(
@@ -98,6 +99,7 @@ class LoginDialog(QDialog):
         suggested_users: Iterable[str] = (),
         parent: QWidget | None = None,
         demo_passwords: dict[str, str] | None = None,
+        present: Callable[[], object] | None = None,
     ) -> None:
         super().__init__(parent)
         self._credentials = credentials
@@ -164,6 +166,16 @@ class LoginDialog(QDialog):
                 self.demo_buttons[user] = button
                 demo_row.addWidget(button)
             demo_row.addStretch(1)
+        self.present_button: QPushButton | None = None
+        """Presenter mode from the dialog: every demo persona at once, side by side."""
+        if users and present is not None:
+            self.present_button = QPushButton(self.tr("All, side by side"))
+            self.present_button.setAutoDefault(False)
+            self.present_button.setToolTip(
+                self.tr("Presenter mode: sign in every demo persona and compare them (F5)")
+            )
+            self.present_button.clicked.connect(lambda *_: self._present(present))
+            demo_row.addWidget(self.present_button)
 
         self.keyring_notice = QLabel(credentials.notice or "")
         self.keyring_notice.setWordWrap(True)
@@ -227,6 +239,11 @@ class LoginDialog(QDialog):
             self._try_sign_in()
         else:
             self.password_edit.setFocus()
+
+    def _present(self, present: Callable[[], object]) -> None:
+        """Close the dialog and start presenter mode (it signs the personas in itself)."""
+        self.reject()
+        present()
 
     def _fill_remembered(self, user: str) -> None:
         self._clear_error()

@@ -155,6 +155,7 @@ class MainWindow(QMainWindow):
         self.single_stack = QStackedWidget(self)
         self.placeholder = SignInPlaceholder(self)
         self.placeholder.sign_in_requested.connect(self.open_login_dialog)
+        self.placeholder.present_button.clicked.connect(lambda *_: self.present())
         self.placeholder_button = self.placeholder.button
         self.placeholder_status = self.placeholder.status
         self.single_stack.addWidget(self.placeholder)
@@ -287,6 +288,7 @@ class MainWindow(QMainWindow):
         )
         self.connection_label.setText(self.tr("connected"))
         self.placeholder_button.setEnabled(True)
+        self.placeholder.present_button.setVisible(bool(demo_passwords(endpoints.ground_truth)))
         self.placeholder_status.setText(
             self.tr("Demo personas: hong (employee), park (manager), cho (HR officer).")
             if demo_passwords(endpoints.ground_truth)
@@ -381,6 +383,7 @@ class MainWindow(QMainWindow):
             list(DEMO_PERSONAS) if passwords else [],
             self,
             demo_passwords=passwords,
+            present=self.present if passwords else None,
         )
         dialog.accepted.connect(lambda: dialog.session and self.add_session(dialog.session))
         dialog.open()

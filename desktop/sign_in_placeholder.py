@@ -42,11 +42,23 @@ class SignInPlaceholder(QWidget):
         self.button.setDefault(True)
         self.button.clicked.connect(lambda *_: self.sign_in_requested.emit())
         self.button.setEnabled(False)
+        self.present_button = QPushButton(
+            QCoreApplication.translate("MainWindow", "Present: hong, park, cho"), self
+        )
+        """Presenter mode (F5); shown once the demo organisation is known to be there."""
+        self.present_button.setToolTip(
+            QCoreApplication.translate(
+                "MainWindow",
+                "Sign in the demo personas hong, park and cho and compare them side by side,"
+                " with persona cards (F5)",
+            )
+        )
+        self.present_button.hide()
         self.status = QLabel(
             QCoreApplication.translate("MainWindow", "Starting the platform…"), self
         )
         """How the platform start-up is going (or the demo personas, once it is up)."""
         self.status.setEnabled(False)
-        for widget in (title, text, self.button, self.status):
+        for widget in (title, text, self.button, self.present_button, self.status):
             layout.addWidget(widget, 0, Qt.AlignmentFlag.AlignHCenter)
         layout.addStretch(2)

@@ -791,6 +791,14 @@
         <translation>데모 사용자:</translation>
     </message>
     <message>
+        <source>All, side by side</source>
+        <translation>모두 나란히</translation>
+    </message>
+    <message>
+        <source>Presenter mode: sign in every demo persona and compare them (F5)</source>
+        <translation>발표 모드: 데모 페르소나 모두로 로그인해 나란히 비교합니다 (F5)</translation>
+    </message>
+    <message>
         <source>&amp;Sign in</source>
         <translation>로그인(&amp;S)</translation>
     </message>

@@ -306,3 +306,22 @@ def test_headless_driver_presents_with_zoom_not_remembered(
     assert shot.stat().st_size > 10000
     assert live_window.text_zoom == 1.25 and AppSettings().text_zoom == 1.0
     assert all(p.card.isVisible() for p in live_window.split_view.panes)
+
+
+def test_presenter_mode_from_the_login_dialog_and_the_empty_window(
+    qtbot: Any, live_window: Any
+) -> None:
+    window = live_window
+    assert window.placeholder.present_button.isVisible()
+    dialog = window.open_login_dialog()
+    assert dialog.present_button is not None
+    dialog.present_button.click()
+    assert not dialog.isVisible()
+    qtbot.waitUntil(lambda: _presenting(window), timeout=60000)
+
+
+def test_empty_window_offers_presenter_mode_only_with_a_demo_organisation(
+    window_factory: Any,
+) -> None:
+    window = window_factory()  # no ground truth
+    assert not window.placeholder.present_button.isVisible()
