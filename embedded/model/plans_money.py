@@ -121,7 +121,7 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
                         f"{amount:,}원 발주는 {titled(hit, citation)} "
                         f'{hit.get("article_no") or ""}의 "{clause}" 구간에 해당합니다.',
                         f'A {amount:,} won order falls under "{clause}" in {titled(hit, citation)} '
-                        f"{citation} {hit.get('article_no') or ''}.",
+                        f"{hit.get('article_no') or ''}.",
                     )
                 )
     if hits:

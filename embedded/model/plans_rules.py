@@ -117,6 +117,9 @@ def topic_hits(ctx: Ctx) -> list[dict[str, Any]]:
 
 def topic_label(ctx: Ctx) -> str:
     """Return how to name the topic in the answer."""
+    topics = [k for k in ctx.ents.keywords if k in TOPIC_WORDS][:2]
+    if not ctx.ents.title and len(topics) == 2:
+        return " ".join(topics)  # '연차 이월', not just '연차'
     return ctx.ents.title or (ctx.ents.keywords[0] if ctx.ents.keywords else ctx.turn.question)
 
 
