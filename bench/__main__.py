@@ -29,7 +29,7 @@ from bench.report import leak_markdown, load_results, performance_markdown  # no
 
 RESULTS = ROOT / "bench" / "results"
 DOCS = ROOT / "docs"
-NAMES = ("platform", "agent", "gui", "soak", "model")
+NAMES = ("platform", "agent", "gui", "soak", "model", "claude", "matrix")
 
 # How each benchmark is started. The other engineers' modules expose ``main()``
 # (not ``run(quick)``); quick mode lowers their module-level repeat counts.
@@ -40,6 +40,8 @@ _RUNNERS = {
     "else [])\nraise SystemExit(m.main())",
     "soak": "import bench.bench_soak as m\nm.run({quick})",
     "model": "import bench.bench_model as m\nraise SystemExit(m.main({quick}))",
+    "claude": "import bench.bench_claude as m\nraise SystemExit(m.main())",
+    "matrix": "import bench.bench_matrix as m\nraise SystemExit(m.main({quick}))",
 }
 
 

@@ -110,12 +110,12 @@ def bench_overhead(db: Path) -> dict[str, float]:
     try:
         user = server_user(db, "park")
         caller = (
-            "SELECT 휴가유형, count(*), sum(사용일수) FROM semantic.hr.leave_balance "
-            "GROUP BY 휴가유형 ORDER BY 휴가유형"
+            "SELECT 휴가종류, count(*), sum(사용일수) FROM semantic.hr.leave_balance "
+            "GROUP BY 휴가종류 ORDER BY 휴가종류"
         )
         hand = (
-            "SELECT 휴가유형, count(*), sum(사용일수) FROM hr_leave WHERE 부서코드 = 'DEV' "
-            "GROUP BY 휴가유형 ORDER BY 휴가유형"
+            "SELECT 휴가종류, count(*), sum(사용일수) FROM hr_leave WHERE 부서 = 'DEV' "
+            "GROUP BY 휴가종류 ORDER BY 휴가종류"
         )
         rw = server.ctx.rewriter
 
