@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QApplication
 
+from desktop.bundled_font import ensure_korean_font
+
 if TYPE_CHECKING:
     from PySide6.QtCore import QSettings
 
@@ -34,6 +36,7 @@ def ensure_app(argv: list[str] | None = None) -> QApplication:
     app.setApplicationName("RegDesk")
     app.setOrganizationName("RegDesk")
     app.setApplicationDisplayName("RegDesk")
+    ensure_korean_font()  # the offline build's bundled font, only where none is installed
     try:
         from desktop.settings import AppSettings
 

@@ -325,6 +325,9 @@ def run_headless(provider: ServiceProvider, args: list[str]) -> int:
         window.close()
         provider.stop()
     if options.json:
+        from desktop.bundled_font import font_report
+
+        output["font"] = font_report(app.font(), [p["answer"] for p in output["panes"]])
         sys.stdout.write(json.dumps(output, ensure_ascii=False, indent=2) + "\n")
     else:
         for pane in output["panes"]:
