@@ -13,6 +13,9 @@ loopback up, via ``unshare -rn``), no Python on ``PATH``, no ``PYTHONPATH``,
 * asks "20090001 사번 직원 육아휴직 얼마나 썼어?" as cho and as hong, through the
   CLI (``ask --json``) and through the window (``gui --offscreen --split
   hong,cho``): cho must get 20090001's used days, hong a not-found answer,
+* runs the window again with a fontconfig that lists no fonts: the bundled
+  Korean font must be used and have a glyph for every character of both
+  answers (with the machine's fonts, an installed Korean font must win),
 * runs the public scenario suite (``tests/scenarios/*.yaml``) with the bundle,
 * checks the bundle folder is unchanged (state goes to the user data dir),
 
@@ -176,6 +179,75 @@ def check_answers(hong: str, cho: str, used: int, where: str) -> None:
         raise SmokeFailure(f"{where}: hong's answer shows {OTHER_EMP_NO}'s {used} days:\n{hong}")
 
 
+EMPTY_FONTCONFIG = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig><cachedir>{cache}</cachedir></fontconfig>
+"""
+"""A fontconfig with no font folders at all: a machine without any installed font."""
+
+FONT_SHOT = ROOT / "build" / "smoke-korean-font.png"
+"""Where the no-installed-fonts screenshot is kept after the run, to look at."""
+
+
+def _glyph_check(window: dict[str, Any], where: str) -> dict[str, Any]:
+    font = window.get("font")
+    if not isinstance(font, dict):
+        raise SmokeFailure(f"{where}: the headless driver's --json has no font report")
+    if font["missing"]:
+        raise SmokeFailure(f"{where}: no glyph in {font['family']} for {font['missing']}")
+    if not font["hangul"]:
+        raise SmokeFailure(f"{where}: the answers have no Hangul to check: {window['panes']}")
+    return font
+
+
+def check_korean_font(gui: Runner, scratch: Path, window: dict[str, Any]) -> dict[str, Any]:
+    """Korean renders from the bundled font on a machine with no fonts installed.
+
+    The split-view run above had the machine's fonts (an installed Korean font
+    must win over the bundled one); this one runs the window with a fontconfig
+    that lists no font folder, so the only font is the bundle's, and every
+    character of both answers must have a glyph in it.
+
+    Args:
+        gui: Runs the packaged app offscreen.
+        scratch: The scratch folder.
+        window: The split-view run's ``--json`` output (installed fonts).
+
+    Returns:
+        What each run used and what the font choice cost at start-up.
+    """
+    installed = _glyph_check(window, "installed fonts")
+    if installed["korean_font"].startswith("bundled"):
+        raise SmokeFailure(f"the bundled font was registered beside an installed one: {installed}")
+    config = scratch / "fontconfig" / "fonts.conf"
+    config.parent.mkdir()
+    config.write_text(EMPTY_FONTCONFIG.format(cache=scratch / "fontconfig-cache"), encoding="utf-8")
+    no_fonts = dict(gui.env, FONTCONFIG_FILE=str(config), FONTCONFIG_PATH=str(config.parent))
+    shot = scratch / "korean-font.png"
+    bare, bare_s = Runner(gui.executable, gui.prefix, no_fonts).json(
+        "gui", "--offscreen", "--split", "hong,cho", "--ask", OWN_LEAVE_QUESTION,
+        "--screenshot", str(shot), "--json",
+    )  # fmt: skip
+    bundled = _glyph_check(bare, "no installed fonts")
+    if not bundled["korean_font"].startswith("bundled: Noto Sans CJK KR"):
+        raise SmokeFailure(f"with no installed fonts the bundled one was not used: {bundled}")
+    if not shot.is_file() or shot.stat().st_size == 0:
+        raise SmokeFailure("the no-installed-fonts screenshot was not written")
+    FONT_SHOT.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(shot, FONT_SHOT)
+    return {
+        "installed_fonts": installed["korean_font"],
+        "installed_check_ms": installed["check_ms"],
+        "no_fonts": bundled["korean_font"],
+        "no_fonts_check_ms": bundled["check_ms"],
+        "no_fonts_family": bundled["family"],
+        "hangul_checked": bundled["hangul"],
+        "missing_glyphs": bundled["missing"],
+        "no_fonts_gui_split_s": round(bare_s, 3),
+        "screenshot": str(FONT_SHOT.relative_to(ROOT)),
+    }
+
+
 def smoke(archive: Path, source_regdesk: Path | None, repeat: int) -> dict[str, Any]:
     """Run every check; return the figures.
 
@@ -234,6 +306,8 @@ def smoke(archive: Path, source_regdesk: Path | None, repeat: int) -> dict[str, 
         if not shot.is_file() or shot.stat().st_size == 0:
             raise SmokeFailure("the split view screenshot was not written")
 
+        figures["korean_font"] = check_korean_font(gui, scratch, window)
+
         # The public scenario suite, run by the packaged app itself.
         suite_out = scratch / "scenarios.json"
         suites = sorted(str(p) for p in (ROOT / "tests" / "scenarios").glob("*.yaml"))
@@ -256,6 +330,7 @@ def smoke(archive: Path, source_regdesk: Path | None, repeat: int) -> dict[str, 
             "cho_sees_used_days": used,
             "hong_told_not_found": True,
             "gui_split_view_differs": True,
+            "korean_without_installed_fonts": True,
             "bundle_unchanged": True,
         }
         figures["packaged_version_s"] = round(packaged.median_time("--version", repeat=repeat), 3)

@@ -204,3 +204,76 @@ def test_install_desktop_entry_installs_entry_and_icons_per_user(tmp_path: Path)
     subprocess.run([str(script), "--uninstall"], env=env, check=True, capture_output=True)
     assert not installed.exists()
     assert not list(tmp_path.glob("icons/**/regdesk.*"))
+
+
+def _korean_font_function() -> ast.Module:
+    """The spec's ``_korean_font_entries``, with the constants it reads, run against ``ROOT``."""
+    tree = _spec_tree()
+    wanted = {"KOREAN_FONT_CANDIDATES", "KOREAN_FONT_LICENSE_CANDIDATES", "FONT_DIR"}
+    body: list[ast.stmt] = [
+        node
+        for node in tree.body
+        if (isinstance(node, ast.FunctionDef) and node.name == "_korean_font_entries")
+        or (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id in wanted for t in node.targets)
+        )
+    ]
+    assert len(body) == 4, "the spec's Korean font constants and function moved"
+    return ast.Module(body=body, type_ignores=[])
+
+
+def _run_korean_font_entries(root: Path) -> list[tuple[str, str]]:
+    import glob as glob_module
+    import os
+
+    namespace: dict[str, object] = {
+        "os": os,
+        "glob": glob_module,
+        "shutil": shutil,
+        "ROOT": str(root),
+    }
+    exec(compile(_korean_font_function(), str(SPEC), "exec"), namespace)
+    entries = namespace["_korean_font_entries"]()  # type: ignore[operator]
+    assert isinstance(entries, list)
+    return entries
+
+
+def test_bundled_korean_font_goes_where_the_app_looks_for_it() -> None:
+    from desktop.bundled_font import FONT_FOLDER
+
+    (node,) = [
+        n
+        for n in _spec_tree().body
+        if isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "FONT_DIR" for t in n.targets)
+    ]
+    assert ast.literal_eval(node.value) == FONT_FOLDER
+    candidates = _assigned_list("KOREAN_FONT_CANDIDATES")
+    assert candidates and all(str(c).startswith("/") for c in candidates)
+    assert any("NotoSansCJK" in str(c) for c in candidates), "Noto Sans CJK (SIL OFL) expected"
+
+
+def test_build_fails_with_a_clear_message_without_the_korean_font(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REGDESK_KOREAN_FONT", str(tmp_path / "absent.ttc"))
+    with pytest.raises(SystemExit) as failure:
+        _run_korean_font_entries(tmp_path)
+    message = str(failure.value)
+    assert "no Korean font to bundle" in message and "fonts-noto-cjk" in message
+
+
+def test_korean_font_is_bundled_with_its_licence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    font = tmp_path / "fonts" / "Korean.otf"
+    font.parent.mkdir()
+    font.write_bytes(b"OTTO")
+    (font.parent / "LICENSE-OFL.txt").write_text("SIL OPEN FONT LICENSE Version 1.1\n")
+    monkeypatch.setenv("REGDESK_KOREAN_FONT", str(font))
+    monkeypatch.delenv("REGDESK_KOREAN_FONT_LICENSE", raising=False)
+    entries = _run_korean_font_entries(tmp_path)
+    assert entries[0] == (str(font), "fonts")
+    licence, folder = entries[1]
+    assert folder == "fonts" and Path(licence).name == "LICENSE-NotoSansCJK.txt"
+    assert "SIL OPEN FONT LICENSE" in Path(licence).read_text()
