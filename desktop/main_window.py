@@ -161,9 +161,7 @@ class MainWindow(QMainWindow):
         self.single_stack.addWidget(self.placeholder)
         self.question_edit = QuestionEdit(self)
         self.question_edit.setFixedHeight(64)
-        self.question_edit.setPlaceholderText(
-            self.tr("Ask a question (Enter to send, Shift+Enter for a new line)")
-        )
+        self.question_edit.set_prompt(self.tr("Ask a question"))
         self.question_edit.setAccessibleName(self.tr("Question"))
         self.question_edit.submitted.connect(self.send)
         self.send_button = QPushButton(self.tr("Send"), self)
@@ -847,16 +845,18 @@ class MainWindow(QMainWindow):
             self._credentials = CredentialStore()
         settings = AppSettings()
         dialog = SettingsDialog(settings, self._credentials, self)
-        dialog.accepted.connect(lambda: self.apply_look(settings.theme))
+        dialog.accepted.connect(lambda: self.apply_look(settings.theme, settings.enter_sends))
         dialog.open()
         self.settings_dialog = dialog
 
-    def apply_look(self, theme: str) -> None:
-        """Apply a theme now (Settings' OK): no restart needed."""
+    def apply_look(self, theme: str, enter_sends: bool = True) -> None:
+        """Apply a theme and the Enter key's meaning now (Settings' OK): no restart needed."""
         from PySide6.QtWidgets import QApplication
 
+        from desktop.question_edit import apply_enter_sends
         from desktop.theme import apply_theme
 
+        apply_enter_sends(enter_sends)
         app = QApplication.instance()
         if isinstance(app, QApplication):
             apply_theme(app, theme)

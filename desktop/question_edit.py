@@ -1,13 +1,17 @@
 """The question box: Enter sends, Shift+Enter breaks the line, Tab leaves, Up recalls.
 
 The same box serves the single view and the split view, so the keys mean the
-same everywhere (as in the chat clients people know).
+same everywhere (as in the chat clients people know). People who write long,
+multi-line questions can turn "Enter sends" off in Settings: then Enter breaks
+the line and Ctrl+Enter sends. Ctrl+Enter sends either way.
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
+import shiboken6
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeyEvent, QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
@@ -20,6 +24,17 @@ RECALLED = 50
 
 _ALT = Qt.KeyboardModifier.AltModifier
 _META = Qt.KeyboardModifier.MetaModifier
+_CTRL = Qt.KeyboardModifier.ControlModifier
+_SHIFT = Qt.KeyboardModifier.ShiftModifier
+
+_LIVE: weakref.WeakSet[QuestionEdit] = weakref.WeakSet()
+
+
+def apply_enter_sends(enter_sends: bool) -> None:
+    """Apply Settings' "Enter sends" to every question box now (no restart)."""
+    for edit in list(_LIVE):
+        if shiboken6.isValid(edit):  # a closed window's box may outlive its C++ side
+            edit.set_enter_sends(enter_sends)
 
 
 class QuestionEdit(QPlainTextEdit):
@@ -41,6 +56,34 @@ class QuestionEdit(QPlainTextEdit):
         self._asked: list[str] = []
         self._position: int | None = None
         self._draft = ""
+        self._prompt = ""
+        from desktop.settings import AppSettings
+
+        self._enter_sends = AppSettings().enter_sends
+        _LIVE.add(self)
+
+    @property
+    def enter_sends(self) -> bool:
+        """True: Enter sends and Shift+Enter breaks the line; False: the other way round."""
+        return self._enter_sends
+
+    def set_enter_sends(self, enter_sends: bool) -> None:
+        """Switch what a plain Enter does, and say so in the hint."""
+        self._enter_sends = enter_sends
+        self._show_hint()
+
+    def set_prompt(self, prompt: str) -> None:
+        """The placeholder's prompt; the keys that send are added after it."""
+        self._prompt = prompt
+        self._show_hint()
+
+    def _show_hint(self) -> None:
+        keys = (
+            self.tr("Enter to send, Shift+Enter for a new line")
+            if self._enter_sends
+            else self.tr("Ctrl+Enter to send, Enter for a new line")
+        )
+        self.setPlaceholderText(f"{self._prompt} ({keys})" if self._prompt else keys)
 
     # the QLineEdit-like API the split view and tests use
     def text(self) -> str:
@@ -61,12 +104,16 @@ class QuestionEdit(QPlainTextEdit):
         self._position = None
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
-        """Enter sends, Shift+Enter breaks the line, Up and Down walk the asked questions."""
+        """Enter sends (or breaks the line, per Settings), Up and Down walk the asked questions."""
         key, modifiers = event.key(), event.modifiers()
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            if modifiers & Qt.KeyboardModifier.ShiftModifier:
+            if modifiers & (_ALT | _META):
+                pass  # reserved by window managers and input methods
+            elif modifiers & _CTRL:
+                self.submitted.emit()
+            elif modifiers & _SHIFT or not self._enter_sends:
                 self.insertPlainText("\n")
-            elif not modifiers & (_ALT | _META):
+            else:
                 self.submitted.emit()
             event.accept()
             return

@@ -146,6 +146,15 @@ class AppSettings:
         self._settings.setValue("ui/text_zoom", round(clamp_zoom(value), 3))
 
     @property
+    def enter_sends(self) -> bool:
+        """Enter sends the question (Shift+Enter breaks the line); off: Ctrl+Enter sends."""
+        return str(self._settings.value("ui/enter_sends", "true")).lower() not in ("false", "0")
+
+    @enter_sends.setter
+    def enter_sends(self, value: bool) -> None:
+        self._settings.setValue("ui/enter_sends", "true" if value else "false")
+
+    @property
     def last_username(self) -> str:
         """The user name last signed in with (a name, not a secret)."""
         return str(self._settings.value("login/last_username", "") or "")

@@ -168,6 +168,11 @@ class SettingsDialog(QDialog):
         theme_label.setBuddy(self.theme_combo)
         look_form.addRow(language_label, self.language_combo)
         look_form.addRow(theme_label, self.theme_combo)
+        self.enter_sends_check = QCheckBox(
+            self.tr("&Enter sends the question (Shift+Enter: new line); off: Ctrl+Enter sends")
+        )
+        self.enter_sends_check.setChecked(settings.enter_sends)
+        look_form.addRow(self.enter_sends_check)
         restart_note = QLabel(
             self.tr("A new server, model or language applies the next time RegDesk starts.")
         )
@@ -318,6 +323,7 @@ class SettingsDialog(QDialog):
         settings.effort = str(self.effort_combo.currentData() or "")
         settings.language = str(self.language_combo.currentData())
         settings.theme = str(self.theme_combo.currentData())
+        settings.enter_sends = self.enter_sends_check.isChecked()
         settings.sync()
         key = self.key_edit.text().strip()
         if key:

@@ -170,9 +170,7 @@ class SplitCompareView(QWidget):
         super().__init__(parent)
         self.sessions = sessions
         self.question = QuestionEdit(self)
-        self.question.setPlaceholderText(
-            self.tr("One question for every pane (Enter to ask, Shift+Enter for a new line)")
-        )
+        self.question.set_prompt(self.tr("One question for every pane"))
         self.question.setAccessibleName(self.tr("Question for all panes"))
         self.question.setFixedHeight(self.question.fontMetrics().lineSpacing() * 2 + 14)
         self.question.submitted.connect(self.ask_all)

@@ -886,10 +886,6 @@
         <translation>정보</translation>
     </message>
     <message>
-        <source>Ask a question (Enter to send, Shift+Enter for a new line)</source>
-        <translation>질문을 입력하세요 (Enter: 보내기, Shift+Enter: 줄바꿈)</translation>
-    </message>
-    <message>
         <source>Compare: {0}</source>
         <translation>비교: {0}</translation>
     </message>
@@ -972,6 +968,10 @@
     <message>
         <source>Question</source>
         <translation>질문</translation>
+    </message>
+    <message>
+        <source>Ask a question</source>
+        <translation>질문을 입력하세요</translation>
     </message>
     <message>
         <source>Send</source>
@@ -1376,6 +1376,17 @@
     </message>
 </context>
 <context>
+    <name>QuestionEdit</name>
+    <message>
+        <source>Enter to send, Shift+Enter for a new line</source>
+        <translation>Enter: 보내기, Shift+Enter: 줄바꿈</translation>
+    </message>
+    <message>
+        <source>Ctrl+Enter to send, Enter for a new line</source>
+        <translation>Ctrl+Enter: 보내기, Enter: 줄바꿈</translation>
+    </message>
+</context>
+<context>
     <name>QuestionMatrixModel</name>
     <message>
         <source>Question</source>
@@ -1501,6 +1512,10 @@
         <translation>테마(&amp;T):</translation>
     </message>
     <message>
+        <source>&amp;Enter sends the question (Shift+Enter: new line); off: Ctrl+Enter sends</source>
+        <translation>Enter로 질문 보내기(&amp;E) (Shift+Enter: 줄바꿈, 끄면 Ctrl+Enter로 보내기)</translation>
+    </message>
+    <message>
         <source>A new server, model or language applies the next time RegDesk starts.</source>
         <translation>바꾼 서버, 모델, 언어는 RegDesk를 다시 시작하면 적용됩니다.</translation>
     </message>
@@ -1536,8 +1551,8 @@
 <context>
     <name>SplitCompareView</name>
     <message>
-        <source>One question for every pane (Enter to ask, Shift+Enter for a new line)</source>
-        <translation>모든 창에 같은 질문 (Enter: 묻기, Shift+Enter: 줄바꿈)</translation>
+        <source>One question for every pane</source>
+        <translation>모든 창에 같은 질문</translation>
     </message>
     <message>
         <source>Question for all panes</source>
