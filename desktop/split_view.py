@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -93,7 +93,13 @@ class SplitPane(QWidget):
         self._known: set[str] = set()
         self._fill(persona)
         self.persona_box.currentIndexChanged.connect(self._chosen)
-        sessions.changed.connect(lambda: self._fill(self.pane.persona))
+        # a bound slot, not a lambda: Qt drops the connection when this pane is
+        # deleted, so a sign-in after "Remove this pane" does not reach a dead widget
+        sessions.changed.connect(self._sessions_changed)
+
+    @Slot()
+    def _sessions_changed(self) -> None:
+        self._fill(self.pane.persona)
 
     def _show_outcome(self, result: PaneResult) -> None:
         """Mark a pane whose answer is missing: it is left out of the comparison."""

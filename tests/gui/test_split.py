@@ -175,3 +175,20 @@ def test_one_signed_in_persona_is_not_compared_with_itself(
     assert window.windowTitle() == "Compare: hong, cho"
     first.persona_box.setCurrentIndex(first.persona_box.findData("cho"))
     assert window.windowTitle() == "Compare: cho, cho"  # the title follows the menus
+
+
+def test_a_sign_in_after_removing_a_pane_does_not_reach_the_removed_pane(
+    qtbot: Any, window_factory: Any
+) -> None:
+    """The removed pane's connection to the shared session registry goes with it."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    window = _split_window(window_factory, {"hong": "a", "park": "b", "cho": "c"})
+    view = window.split_view
+    view.add_pane()
+    removed = view.split_panes[0]
+    view.remove_pane(removed)
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # deleteLater runs
+    # what a new sign-in emits; pytest-qt fails the test on an exception in a slot
+    window.sessions.changed.emit()
+    assert [p.persona for p in view.panes] == ["park", "cho"]
