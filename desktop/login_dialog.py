@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
 
     from agent_core.session import PersonaSession
     from desktop.credentials import CredentialStore
+
+
+_log = logging.getLogger(__name__)
 
 
 class _LoginRelay(QObject):
@@ -317,13 +321,16 @@ class LoginDialog(QDialog):
             try:
                 relay.finished.emit(attempt, session, error)
             except RuntimeError:
-                pass  # the dialog was destroyed while signing in: nobody to tell
+                # the dialog was destroyed while signing in: nobody takes the session
+                _close_quietly(session)
 
         threading.Thread(target=run, name=f"login-{user}", daemon=True).start()
 
     def _on_login_finished(self, attempt: int, session: Any, error: BaseException | None) -> None:
         if attempt != self._attempt:
-            return  # the dialog was closed meanwhile
+            # closed or tried again meanwhile: this session is nobody's, release it
+            _close_quietly(session)
+            return
         self._set_busy(False)
         url = self.server_edit.text().strip().rstrip("/")
         if error is not None:
@@ -349,3 +356,13 @@ class LoginDialog(QDialog):
         """Close without a session; a running attempt's result is ignored."""
         self._attempt += 1
         super().reject()
+
+
+def _close_quietly(session: Any) -> None:
+    """Release a session nobody will use (its HTTP clients), ignoring a failing close."""
+    if session is None:
+        return
+    try:
+        session.close()
+    except Exception:  # already closed or half made: nothing left to release
+        _log.debug("closing an unused session failed", exc_info=True)

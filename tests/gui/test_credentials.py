@@ -332,3 +332,34 @@ def test_remember_is_disabled_without_a_keyring(qtbot: Any, no_keyring: None) ->
     assert "keyring" in dialog.remember_check.toolTip()
     _sign_in(qtbot, dialog, "hong", "wrong", remember=False)
     assert not dialog.remember_check.isEnabled()  # still, after a failed attempt
+
+
+def test_a_superseded_sign_in_releases_its_session(qtbot: Any, test_keyring: DictKeyring) -> None:
+    """Cancel while signing in: the session that arrives later is closed, not leaked."""
+    import threading
+
+    release = threading.Event()
+    made: list[Any] = []
+
+    class ClosingSession(FakeSession):
+        closed = False
+
+        def close(self) -> None:
+            self.closed = True
+
+    def slow_login(url: str, username: str, password: str) -> Any:
+        release.wait(10)
+        made.append(ClosingSession(username))
+        return made[-1]
+
+    dialog = LoginDialog(URL, CredentialStore(), slow_login, ["hong"])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.user_combo.setCurrentText("hong")
+    dialog.password_edit.setText(SECRET)
+    dialog.sign_in_button.click()
+    assert dialog.busy
+    dialog.reject()  # the person gives up; the attempt is now superseded
+    release.set()
+    qtbot.waitUntil(lambda: bool(made) and made[0].closed, timeout=5000)
+    assert dialog.session is None
