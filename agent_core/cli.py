@@ -36,10 +36,10 @@ from agent_core.events import (
     TurnFailed,
 )
 from agent_core.matrix.command import add_matrix_parser, matrix_command
+from agent_core.model_failures import RETRY_WORDS
 from agent_core.record import TurnRecord
 from agent_core.scenarios import admin_ledger, load_cases, persona_password, run_case
 from agent_core.session import PersonaSession
-from agent_core.turn import RETRY_WORDS
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -17,9 +17,10 @@ from agent_core.events import TurnFailed
 from agent_core.model_catalog import ModelChoice, known_choice, resolve_model
 from agent_core.model_transport import AbortableHttpClient
 from agent_core.platform_client import DEFAULT_TIMEOUT_S, PlatformClient
+from agent_core.prompting import load_system_prompt
 from agent_core.threads import make_threads
 from agent_core.tools import build_tools
-from agent_core.turn import TurnLimits, load_system_prompt, run_turn
+from agent_core.turn import TurnLimits, run_turn
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

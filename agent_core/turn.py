@@ -32,7 +32,6 @@ What the loop does with Claude's real behaviour:
 
 from __future__ import annotations
 
-import email.utils
 import json
 import logging
 import os
@@ -40,30 +39,23 @@ import random
 import time
 import uuid
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import anthropic
 import httpx2
 
 from agent_core.citations import parse_citations
 from agent_core.errors import (
-    InstallationError,
-    PlatformAuthError,
     PlatformError,
-    PlatformNetworkError,
-    PlatformTimeoutError,
 )
 from agent_core.events import (
     TERMINAL_KINDS,
     AgentEvent,
     AnswerDelta,
     AnswerFinished,
-    FailureKind,
     ModelCallFinished,
     ModelRetry,
     Narration,
-    RetryReason,
     Thinking,
     ThinkingDelta,
     ToolCallFinished,
@@ -73,6 +65,14 @@ from agent_core.events import (
     Usage,
 )
 from agent_core.model_catalog import default_max_tokens, estimate_cost
+from agent_core.model_failures import TurnFailure, Verdict, judge, platform_failure
+from agent_core.prompting import (
+    clean_content,
+    history_messages,
+    system_blocks,
+    tool_definitions,
+    with_moving_breakpoint,
+)
 from agent_core.runtime import ToolRequest, ToolRuntime
 
 if TYPE_CHECKING:
@@ -80,14 +80,7 @@ if TYPE_CHECKING:
 
     from agent_core.approval import Approver
     from agent_core.cancel import CancelToken
-    from agent_core.platform_client import PlatformClient
     from agent_core.session import PersonaSession
-
-SYSTEM_PROMPT_PATH = Path(__file__).resolve().parent.parent / "resources" / "prompts" / "system.md"
-"""The system prompt resource."""
-
-CACHE = {"type": "ephemeral"}
-"""The ``cache_control`` of a prompt-cache breakpoint (5-minute TTL)."""
 
 NUDGE = (
     "Your last reply was empty. Answer the question now from the tool results above, "
@@ -106,27 +99,6 @@ def _env_float(name: str, default: float) -> float:
         return max(0.0, float(os.environ.get(name, default)))
     except ValueError:
         return default
-
-
-def load_system_prompt(path: Path = SYSTEM_PROMPT_PATH) -> str:
-    """Read the system prompt resource.
-
-    A missing prompt is a broken install: the agent would run without its
-    grounding and access rules, so it fails loudly instead of improvising one.
-
-    Returns:
-        The prompt text.
-
-    Raises:
-        InstallationError: The resource is missing or unreadable.
-    """
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InstallationError(
-            f"the system prompt {path} is missing or unreadable ({exc.strerror}); "
-            "reinstall RegDesk"
-        ) from exc
 
 
 @dataclass(frozen=True)
@@ -154,270 +126,6 @@ class TurnLimits:
     """A longer ``retry-after`` fails the turn with the wait in words instead."""
     prompt_cache: bool = True
     """Send ``cache_control`` breakpoints."""
-
-
-class _Failure(Exception):
-    def __init__(
-        self,
-        kind: FailureKind,
-        message: str,
-        *,
-        action: Literal["settings"] | None = None,
-        request_id: str | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.kind: FailureKind = kind
-        self.message = message
-        self.action: Literal["settings"] | None = action
-        self.request_id = request_id
-
-
-@dataclass(frozen=True)
-class _Verdict:
-    """What a failed model call means: the failure, and whether to try again."""
-
-    failure: _Failure
-    retry: RetryReason | None = None
-    delay_s: float | None = None
-    """``retry-after`` from the response, when it sent one."""
-
-
-def _retry_after(headers: Any) -> float | None:
-    """Seconds from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date)."""
-    if headers is None:
-        return None
-    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
-        raw = headers.get(name)
-        if raw is None:
-            continue
-        try:
-            return max(0.0, float(raw) / scale)
-        except ValueError:
-            parsed = email.utils.parsedate_tz(raw)
-            if parsed is not None:
-                return max(0.0, float(email.utils.mktime_tz(parsed) - time.time()))
-    return None
-
-
-def _api_words(exc: anthropic.APIStatusError) -> str:
-    message = exc.api_message
-    if not message:
-        body = exc.body
-        message = body if isinstance(body, str) and body else f"HTTP {exc.status_code}"
-    return str(message)
-
-
-def _judge(exc: Exception, model: str) -> _Verdict:
-    """Words for a failed model call and whether the SDK's retry policy retries it."""
-    if isinstance(exc, anthropic.APITimeoutError):
-        return _Verdict(_Failure("timeout", "the model did not answer in time"), "timeout")
-    if isinstance(exc, anthropic.APIConnectionError):
-        return _Verdict(
-            _Failure("network", f"the model endpoint is unreachable: {exc}"), "connection"
-        )
-    if isinstance(exc, anthropic.APIStatusError):
-        return _judge_status(exc, model)
-    if isinstance(exc, anthropic.AnthropicError):
-        return _Verdict(_Failure("model", f"model error: {exc}"))
-    # the transport broke while the body streamed (reset, truncated chunk, EOF)
-    return _Verdict(
-        _Failure("network", f"the model's stream broke: {type(exc).__name__}: {exc}"),
-        "stream_broken",
-    )
-
-
-def _judge_status(exc: anthropic.APIStatusError, model: str) -> _Verdict:
-    status = exc.status_code
-    kind = exc.type or ""
-    words = _api_words(exc)
-    rid = exc.request_id
-    headers = exc.response.headers if exc.response is not None else None
-    delay = _retry_after(headers)
-    should = headers.get("x-should-retry") if headers is not None else None
-
-    def fail(
-        message: str, failure: FailureKind = "model", action: Literal["settings"] | None = None
-    ) -> _Failure:
-        return _Failure(failure, message, action=action, request_id=rid)
-
-    if status == 401 or kind == "authentication_error":
-        return _Verdict(fail(f"the API key was rejected: {words}", "auth", "settings"))
-    if status == 403 or kind == "permission_error":
-        return _Verdict(fail(f"this API key may not do that: {words}", "refused", "settings"))
-    if status == 404 or kind == "not_found_error":
-        return _Verdict(
-            fail(f"model {model} is not available — choose another ({words})", action="settings")
-        )
-    if status == 402 or kind == "billing_error":
-        return _Verdict(fail(f"billing problem on this API account: {words}", action="settings"))
-    if status == 413 or kind == "request_too_large":
-        return _Verdict(fail(f"the request is too large for the model endpoint: {words}"))
-    if exc.error_code == "enforced_spend_limit_reached":
-        return _Verdict(fail(f"the spend limit of this API account is reached: {words}"))
-    if should == "false":
-        return _Verdict(fail(f"the model endpoint refused the request: {words}"))
-    if status == 429 or kind == "rate_limit_error":
-        return _Verdict(fail(f"rate limit reached: {words}"), "rate_limited", delay)
-    if status == 529 or kind == "overloaded_error":
-        return _Verdict(fail(f"the model is overloaded: {words}"), "overloaded", delay)
-    if status in (408, 409) or status >= 500 or kind in ("api_error", "timeout_error"):
-        return _Verdict(fail(f"the model endpoint had an error: {words}"), "server_error", delay)
-    if should == "true":
-        return _Verdict(fail(f"the model endpoint asked to retry: {words}"), "server_error", delay)
-    if status == 400 or kind == "invalid_request_error":
-        return _Verdict(fail(f"the model endpoint rejected the request as invalid: {words}"))
-    return _Verdict(fail(f"the model endpoint refused the request (HTTP {status}): {words}"))
-
-
-RETRY_WORDS: dict[str, str] = {
-    "overloaded": "overloaded",
-    "rate_limited": "rate limited",
-    "server_error": "server error",
-    "timeout": "timed out",
-    "connection": "connection failed",
-    "stream_broken": "stream broke",
-    "max_tokens": "output limit reached",
-}
-"""The short reason a pane shows in "retrying in N s (overloaded)"."""
-
-
-def _platform_failure(exc: PlatformError) -> _Failure:
-    if isinstance(exc, PlatformAuthError):
-        return _Failure("auth", f"the platform no longer accepts this login: {exc.message}")
-    if isinstance(exc, PlatformTimeoutError):
-        return _Failure("timeout", exc.message)
-    if isinstance(exc, PlatformNetworkError):
-        return _Failure("network", exc.message)
-    return _Failure("model", exc.message)
-
-
-def _history_messages(history: list[tuple[str, str]] | None) -> list[dict[str, Any]]:
-    messages: list[dict[str, Any]] = []
-    for question, answer in history or []:
-        messages.append({"role": "user", "content": question})
-        messages.append({"role": "assistant", "content": answer or "(no answer)"})
-    return messages
-
-
-def today_line(client: PlatformClient) -> str:
-    """The system prompt's date line: the platform's today when known.
-
-    Args:
-        client: The session's platform client.
-
-    Returns:
-        ``Today is YYYY-MM-DD.``, marked ``(local clock)`` until a platform
-        response has told its date.
-    """
-    if client.today_known:
-        return f"Today is {client.today().isoformat()}."
-    return f"Today is {time.strftime('%Y-%m-%d')} (local clock)."
-
-
-def identity_line(username: str, display_name: str) -> str:
-    """The system prompt's identity line: whom the turn runs for.
-
-    The identity is bound by the login, out of band; it is never a tool argument
-    and never widens access.
-
-    Args:
-        username: The login name.
-        display_name: The person's name as the platform reports it.
-
-    Returns:
-        One line naming the person asking.
-    """
-    # The name comes from the platform, not the person; still, keep it one short line.
-    printable = "".join(ch for ch in (display_name or username) if ch.isprintable())
-    name = " ".join(printable.split())[:64] or username
-    return (
-        f"The person asking is {name} (username {username}). Their access is enforced by the "
-        'platform; "I/my" in the question means this person.'
-    )
-
-
-def system_text(session: PersonaSession) -> str:
-    """The system prompt of a turn: the resource, today's date and who is asking.
-
-    Args:
-        session: The logged-in persona.
-
-    Returns:
-        The full system prompt text.
-    """
-    return (
-        f"{session.system_prompt}\n\n{today_line(session.client)}\n"
-        f"{identity_line(session.username, session.display_name)}"
-    )
-
-
-def system_blocks(session: PersonaSession, cache: bool = True) -> list[dict[str, Any]]:
-    """The system prompt as two blocks: the static, cached prompt, then the turn's lines.
-
-    The date and identity lines change between people and days, so they come
-    after the cache breakpoint: the static prompt (and the tools before it)
-    stay one cached prefix for everyone.
-
-    Args:
-        session: The logged-in persona.
-        cache: Put a ``cache_control`` breakpoint on the static block.
-
-    Returns:
-        The ``system`` parameter.
-    """
-    static: dict[str, Any] = {"type": "text", "text": session.system_prompt}
-    if cache:
-        static["cache_control"] = CACHE
-    identity = identity_line(session.username, session.display_name)
-    dynamic = f"{today_line(session.client)}\n{identity}"
-    return [static, {"type": "text", "text": dynamic}]
-
-
-def tool_definitions(session: PersonaSession, cache: bool = True) -> list[dict[str, Any]]:
-    """The tool definitions, the last one carrying the tools' cache breakpoint."""
-    tools = [t.to_anthropic() for t in session.tools.values()]
-    if cache and tools:
-        tools[-1] = {**tools[-1], "cache_control": CACHE}
-    return tools
-
-
-def _with_moving_breakpoint(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The messages with a cache breakpoint on the last block of the last user message.
-
-    The stored conversation is not changed: the breakpoint moves with each call.
-    """
-    if not messages or messages[-1]["role"] != "user":
-        return messages
-    last = messages[-1]
-    content = last["content"]
-    blocks = [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
-    if not blocks or blocks[-1].get("type") not in ("text", "tool_result", "image", "document"):
-        return messages
-    blocks[-1] = {**blocks[-1], "cache_control": CACHE}
-    return [*messages[:-1], {"role": "user", "content": blocks}]
-
-
-def clean_content(blocks: list[Any]) -> list[dict[str, Any]]:
-    """An assistant message's content as it goes back to the model.
-
-    Thinking and redacted thinking blocks are kept exactly as received (their
-    signatures bind them); text blocks with no visible text are dropped (the API
-    rejects empty text blocks).
-
-    Args:
-        blocks: The SDK's content blocks of a message.
-
-    Returns:
-        Plain dicts.
-    """
-    out: list[dict[str, Any]] = []
-    for block in blocks:
-        data = block.model_dump(mode="json", exclude_none=True)
-        data.pop("parsed_output", None)
-        if data.get("type") == "text" and not str(data.get("text") or "").strip():
-            continue
-        out.append(data)
-    return out
 
 
 def _usage_of(message: Any, model: str) -> Usage:
@@ -520,7 +228,7 @@ class _Turn:
     # the loop -------------------------------------------------------------------------
     def run(self, question: str, history: list[tuple[str, str]] | None) -> Iterator[AgentEvent]:
         messages: list[dict[str, Any]] = [
-            *_history_messages(history),
+            *history_messages(history),
             {"role": "user", "content": question},
         ]
         nudged = False
@@ -533,7 +241,9 @@ class _Turn:
                 text = "".join(b.get("text", "") for b in content if b.get("type") == "text")
                 uses = [b for b in message.content if b.type == "tool_use"]
                 if stop == "refusal":
-                    raise _Failure("refused", self._refusal_words(message), request_id=request_id)
+                    raise TurnFailure(
+                        "refused", self._refusal_words(message), request_id=request_id
+                    )
                 if stop == "pause_turn":
                     if text.strip():
                         yield Narration(text)
@@ -554,7 +264,7 @@ class _Turn:
                     continue
                 if not text.strip():
                     if nudged:
-                        raise _Failure(
+                        raise TurnFailure(
                             "model",
                             "the model gave an empty answer twice (stop reason "
                             f"{stop}); ask again, perhaps in other words",
@@ -572,10 +282,10 @@ class _Turn:
                     usage=self.usage,
                 )
                 return
-            raise _Failure("model", f"no answer after {self.limits.max_iterations} model calls")
+            raise TurnFailure("model", f"no answer after {self.limits.max_iterations} model calls")
         except _Cancelled:
             yield TurnCancelled()
-        except _Failure as failure:
+        except TurnFailure as failure:
             if self.cancel.cancelled:
                 yield TurnCancelled()
                 return
@@ -593,7 +303,7 @@ class _Turn:
         if self.cancel.cancelled:
             raise _Cancelled
         if time.monotonic() >= self.deadline:
-            raise _Failure(
+            raise TurnFailure(
                 "timeout", f"the turn took longer than {self.limits.turn_deadline_s:g} s"
             )
 
@@ -637,7 +347,7 @@ class _Turn:
             )
             return
         limit = f"{self.max_tokens} tokens" if stop == "max_tokens" else "the context window"
-        raise _Failure(
+        raise TurnFailure(
             "model",
             f"the model's output was cut off at {limit} while writing {what}; nothing was run",
             request_id=request_id,
@@ -659,7 +369,7 @@ class _Turn:
             "max_tokens": self.max_tokens,
             "system": self.system,
             "tools": self.tools,
-            "messages": _with_moving_breakpoint(messages) if self.cache else messages,
+            "messages": with_moving_breakpoint(messages) if self.cache else messages,
         }
         caps = self.capabilities
         if caps.thinking:
@@ -720,7 +430,7 @@ class _Turn:
                     self.system = system_blocks(self.session, self.cache)
                     self.tools = tool_definitions(self.session, self.cache)
                     continue
-                verdict = _judge(exc, self.model_name)
+                verdict = judge(exc, self.model_name)
                 failure = verdict.failure
                 failure.request_id = failure.request_id or request_id
                 if verdict.retry is None or attempt >= self.attempts:
@@ -732,7 +442,7 @@ class _Turn:
                     failure.message += f"; the endpoint asks to wait {delay:.0f} s — try again then"
                     raise failure from exc
                 if time.monotonic() + delay >= self.deadline:
-                    raise _Failure(
+                    raise TurnFailure(
                         "timeout",
                         f"{failure.message}; no time left in this turn to try again",
                         request_id=failure.request_id,
@@ -772,7 +482,7 @@ class _Turn:
             )
             return message, request_id
 
-    def _delay(self, verdict: _Verdict, attempt: int) -> float:
+    def _delay(self, verdict: Verdict, attempt: int) -> float:
         if verdict.delay_s is not None:
             return verdict.delay_s
         backoff = min(self.limits.retry_base_s * 2.0 ** (attempt - 1), self.limits.retry_max_s)
@@ -796,7 +506,7 @@ class _Turn:
             except PlatformError as exc:
                 if self.cancel.cancelled:
                     raise _Cancelled from exc
-                raise _platform_failure(exc) from exc
+                raise platform_failure(exc) from exc
             assert finished is not None
             results.append(
                 {

@@ -678,7 +678,7 @@ class PersonaPane(QWidget):
 
     def _apply_model_event(self, event: AgentEvent) -> None:
         """Thinking rows, retries (the abandoned attempt's text dropped) and call boundaries."""
-        from agent_core.turn import RETRY_WORDS
+        from agent_core.model_failures import RETRY_WORDS
 
         kind = event.kind
         if kind == "thinking_delta":

@@ -383,7 +383,7 @@ def test_tools_and_prompt_use_the_platforms_today_not_the_local_clock(
 ) -> None:
     import datetime as dt
 
-    from agent_core.turn import today_line
+    from agent_core.prompting import today_line
 
     platform_day = dt.date.today() - dt.timedelta(days=365)  # the platform lives a year back
     stack = make_stack(today=platform_day, model=False)

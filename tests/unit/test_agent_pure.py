@@ -263,7 +263,7 @@ def test_a_non_integer_version_is_the_models_mistake() -> None:
 
 def test_a_missing_system_prompt_is_a_broken_install_not_a_quiet_fallback(tmp_path: Any) -> None:
     from agent_core.errors import InstallationError
-    from agent_core.turn import SYSTEM_PROMPT_PATH, load_system_prompt
+    from agent_core.prompting import SYSTEM_PROMPT_PATH, load_system_prompt
 
     assert "pending_revision" in load_system_prompt()  # the shipped prompt loads
     missing = tmp_path / "system.md"
