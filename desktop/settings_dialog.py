@@ -169,7 +169,7 @@ class SettingsDialog(QDialog):
         look_form.addRow(language_label, self.language_combo)
         look_form.addRow(theme_label, self.theme_combo)
         self.enter_sends_check = QCheckBox(
-            self.tr("&Enter sends the question (Shift+Enter: new line); off: Ctrl+Enter sends")
+            self.tr("Enter &sends the question (Shift+Enter: new line); off: Ctrl+Enter sends")
         )
         self.enter_sends_check.setChecked(settings.enter_sends)
         look_form.addRow(self.enter_sends_check)

@@ -1512,8 +1512,8 @@
         <translation>테마(&amp;T):</translation>
     </message>
     <message>
-        <source>&amp;Enter sends the question (Shift+Enter: new line); off: Ctrl+Enter sends</source>
-        <translation>Enter로 질문 보내기(&amp;E) (Shift+Enter: 줄바꿈, 끄면 Ctrl+Enter로 보내기)</translation>
+        <source>Enter &amp;sends the question (Shift+Enter: new line); off: Ctrl+Enter sends</source>
+        <translation>Enter로 질문 보내기(&amp;S) (Shift+Enter: 줄바꿈, 끄면 Ctrl+Enter로 보내기)</translation>
     </message>
     <message>
         <source>A new server, model or language applies the next time RegDesk starts.</source>
