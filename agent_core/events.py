@@ -24,7 +24,12 @@ FailureKind = Literal["auth", "network", "timeout", "model", "refused", "interna
 """Why a turn failed (``internal``: a bug in RegDesk, logged with its traceback)."""
 
 RetryReason = Literal[
-    "overloaded", "rate_limited", "server_error", "timeout", "connection", "stream_broken",
+    "overloaded",
+    "rate_limited",
+    "server_error",
+    "timeout",
+    "connection",
+    "stream_broken",
     "max_tokens",
 ]
 """Why a model call is sent again: a retryable API error, a broken stream, or a tool
@@ -101,14 +106,19 @@ class TurnStarted:
 
 @dataclass(frozen=True, slots=True)
 class Narration:
-    """Text the model wrote before calling tools in the same message.
+    """A model call ended with tool calls (or paused): its text was narration, not the answer.
 
-    The text was streamed as ``AnswerDelta`` events; this event says that the
-    text streamed since the previous boundary was narration, not the answer.
+    Whether a step's text is the answer is known only when its message ends, so
+    this event closes the step: the text its ``AnswerDelta`` events (same
+    ``step``) streamed is narration. It comes right after the step's
+    ``ModelCallFinished`` and before its tool calls.
     """
 
     text: str
     """The whole narration text of that message."""
+    step: int = 0
+    """The model call (1-based) whose text this is; 0 in records older than steps,
+    meaning the step that streamed last."""
     kind: Literal["narration"] = "narration"
 
 
@@ -193,6 +203,8 @@ class ThinkingDelta:
 
     text: str
     """The new thinking text."""
+    step: int = 1
+    """The model call (1-based) that is thinking."""
     kind: Literal["thinking_delta"] = "thinking_delta"
 
 
@@ -214,9 +226,9 @@ class Thinking:
 class ModelRetry:
     """A model call failed in a way worth another try; it is sent again from its start.
 
-    When ``discard`` is true, every ``AnswerDelta`` and ``ThinkingDelta`` since the
-    previous boundary (the last Narration, Thinking, tool call or retry) belonged to
-    the abandoned attempt: consumers drop that partial text. It is never an answer
+    When ``discard`` is true, every ``AnswerDelta`` and ``ThinkingDelta`` of the
+    step that streamed last, since the previous boundary (the last Thinking, tool call or retry)
+    belonged to the abandoned attempt: consumers drop that partial text. It is never an answer
     and never goes back to the model as history.
     """
 
@@ -258,10 +270,19 @@ class ModelCallFinished:
 
 @dataclass(frozen=True, slots=True)
 class AnswerDelta:
-    """A piece of streamed model text."""
+    """A piece of streamed model text of one model call (a step).
+
+    The text of a step is the answer when the step's message ends the turn, and
+    narration when it ends with tool calls (a ``Narration`` with the same
+    ``step`` says so). Consumers keep one streamed text per step.
+    """
 
     text: str
     """The new text."""
+    step: int = 1
+    """The model call (1-based) that streams this text, as ``ModelCallFinished.call_index``
+    numbers it: a call retried after a failed attempt keeps its step; one sent again
+    after its tool call was cut off by ``max_tokens`` is the next step."""
     kind: Literal["answer_delta"] = "answer_delta"
 
 

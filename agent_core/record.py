@@ -148,9 +148,14 @@ class TurnRecord:
     status: TurnStatus = "running"
     """Running, or how it ended."""
     answer: str = ""
-    """The answer: streamed text of the current step while running, the final text after."""
+    """The answer: while running, the text the latest step streamed (until a
+    ``Narration`` of that step says it was narration); the final text after."""
+    answer_step: int = 0
+    """The step (model call, 1-based) whose streamed text ``answer`` holds; 0 before any."""
     narration: list[str] = field(default_factory=list)
-    """Text the model wrote before calling tools, one entry per such step."""
+    """Text the model wrote before calling tools (or pausing), one entry per such step."""
+    narration_steps: list[int] = field(default_factory=list)
+    """The step of each ``narration`` entry."""
     thinking: list[str] = field(default_factory=list)
     """Thinking summaries, in order (never part of the answer)."""
     calls: list[CallRecord] = field(default_factory=list)
@@ -212,12 +217,17 @@ class TurnRecord:
                 self.question, self.model = event.question, event.model
                 return ("status", None)
             case AnswerDelta():
+                if event.step != self.answer_step:  # a new step streams a text of its own
+                    self.answer, self.answer_step = "", event.step
                 self.answer += event.text
                 return ("answer", None)
             case Narration():
-                # The text streamed in this step preceded tool calls: narration.
+                # The step ended with tool calls: what it streamed was narration.
+                step = event.step or self.answer_step
                 self.narration.append(event.text)
-                self.answer = ""
+                self.narration_steps.append(step)
+                if step == self.answer_step:
+                    self.answer = ""
                 return ("narration", len(self.narration) - 1)
             case ThinkingDelta():
                 self._pending_thinking += event.text

@@ -246,7 +246,7 @@ class _Turn:
                     )
                 if stop == "pause_turn":
                     if text.strip():
-                        yield Narration(text)
+                        yield Narration(text, self.calls)
                     if content:
                         messages.append({"role": "assistant", "content": content})
                     self.threads.reset()
@@ -256,7 +256,7 @@ class _Turn:
                     continue
                 if uses:
                     if text.strip():
-                        yield Narration(text)
+                        yield Narration(text, self.calls)
                     messages.append({"role": "assistant", "content": content})
                     self.threads.replied(message, messages)
                     results = yield from self._run_tools(uses)
@@ -382,6 +382,7 @@ class _Turn:
         self, messages: list[dict[str, Any]]
     ) -> Generator[AgentEvent, None, tuple[Any, str | None]]:
         attempt = 1
+        step = self.calls + 1  # the number ModelCallFinished gives this call; retries keep it
         while True:
             self._check()
             params = self._params(messages)
@@ -400,10 +401,10 @@ class _Turn:
                         kind = event.type
                         if kind == "text" and event.text:
                             streamed = True
-                            yield AnswerDelta(event.text)
+                            yield AnswerDelta(event.text, step)
                         elif kind == "thinking" and event.thinking:
                             streamed = True
-                            yield ThinkingDelta(event.thinking)
+                            yield ThinkingDelta(event.thinking, step)
                         elif kind == "content_block_stop":
                             block = event.content_block
                             if block.type == "thinking":

@@ -10,6 +10,7 @@ from agent_core.cancel import CancelToken
 from agent_core.events import (
     AnswerDelta,
     AnswerFinished,
+    ModelCallFinished,
     ModelRetry,
     Narration,
     ToolCallFinished,
@@ -66,6 +67,26 @@ def test_record_of_a_real_turn_matches_its_events(stack: Stack) -> None:
     assert all(not record.answer.startswith(text) for text in record.narration if text.strip())
 
 
+def test_streamed_text_carries_its_model_call(stack: Stack) -> None:
+    events = _turn(stack, "hong", "나 육아휴직 며칠 남았어?")
+    calls = [e for e in events if isinstance(e, ModelCallFinished)]
+    assert len(calls) >= 2  # narration with a tool call, then the answer
+    for position, event in enumerate(events):
+        if isinstance(event, AnswerDelta):
+            ends = next(e for e in events[position:] if isinstance(e, ModelCallFinished))
+            assert event.step == ends.call_index
+        if isinstance(event, Narration):
+            before = [e for e in events[:position] if isinstance(e, ModelCallFinished)][-1]
+            assert (event.step, before.stop_reason) == (before.call_index, "tool_use")
+            streamed = "".join(
+                e.text for e in events if isinstance(e, AnswerDelta) and e.step == event.step
+            )
+            assert streamed == event.text
+    last = calls[-1].call_index
+    answer = "".join(e.text for e in events if isinstance(e, AnswerDelta) and e.step == last)
+    assert answer == next(e.text for e in events if isinstance(e, AnswerFinished))
+
+
 def test_stored_event_dicts_fold_to_the_same_record(stack: Stack) -> None:
     events = _turn(stack, "cho", "20090001 사번 직원 육아휴직 얼마나 썼어?")
     live = TurnRecord.from_events(events).to_dict()
@@ -78,11 +99,11 @@ def test_stored_event_dicts_fold_to_the_same_record(stack: Stack) -> None:
 def test_narration_retry_discard_and_cancel_fold_by_rule() -> None:
     record = TurnRecord()
     record.apply(TurnStarted("t1", "hong", "q", "offline"))
-    record.apply(AnswerDelta("Let me check. "))
-    assert record.apply(Narration("Let me check. ")) == ("narration", 0)
+    record.apply(AnswerDelta("Let me check. ", step=1))
+    assert record.apply(Narration("Let me check. ", step=1)) == ("narration", 0)
     assert record.answer == ""
     record.apply(ToolCallStarted("c1", "search_regulations", {"question": "q"}, "allow"))
-    record.apply(AnswerDelta("partial that broke"))
+    record.apply(AnswerDelta("partial that broke", step=2))
     record.apply(ModelRetry(2, 3, 0.0, "stream_broken", "the stream broke", discard=True))
     assert record.answer == ""  # the abandoned attempt's text is gone
     assert record.apply(TurnCancelled()) == ("status", None)
