@@ -225,10 +225,15 @@ class _Watchdog:
     reused, so an interrupt never hits the next request.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, idle_check_s: float = QUERY_DEADLINE_S) -> None:
         self._running: dict[int, tuple[float, sqlite3.Connection]] = {}
         self._cond = threading.Condition()
         self._thread: threading.Thread | None = None
+        # When the loop will next look, and how long it sleeps with nothing to
+        # watch. A statement due after that wake-up needs no notify: waking the
+        # thread for every statement cost a context switch per query.
+        self._wake_at = 0.0
+        self._idle_check_s = idle_check_s
         self.interrupts = 0
 
     def watch(self, conn: sqlite3.Connection, deadline: float) -> int:
@@ -239,11 +244,13 @@ class _Watchdog:
                 ticket += 1
             self._running[ticket] = (deadline, conn)
             if self._thread is None or not self._thread.is_alive():
+                self._wake_at = 0.0
                 self._thread = threading.Thread(
                     target=self._loop, name="ontul-sql-watchdog", daemon=True
                 )
                 self._thread.start()
-            self._cond.notify()
+            elif deadline < self._wake_at:
+                self._cond.notify()
             return ticket
 
     def done(self, ticket: int) -> None:
@@ -261,7 +268,10 @@ class _Watchdog:
                         conn.interrupt()
                         self.interrupts += 1
                 nearest = min((d for d, _ in self._running.values()), default=None)
-                self._cond.wait(timeout=None if nearest is None else max(nearest - now, 0.01))
+                if nearest is None:
+                    nearest = now + self._idle_check_s
+                self._wake_at = nearest
+                self._cond.wait(timeout=max(nearest - now, 0.01))
 
 
 _watchdog = _Watchdog()

@@ -387,3 +387,36 @@ def test_watchdog_interrupts_a_statement_without_progress_handler() -> None:
     assert watchdog.interrupts == 1
     assert conn.execute("SELECT 1").fetchall() == [(1,)]  # the next statement is not hit
     conn.close()
+
+
+RUNAWAY = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT max(n) FROM r"
+
+
+# A missed wake-up would leave the runaway statement running for an hour: fail instead.
+@pytest.mark.timeout(60, method="thread")
+def test_watchdog_reaches_statements_registered_while_it_sleeps() -> None:
+    """It is woken only for a deadline earlier than its planned wake-up; both kinds are hit."""
+    from embedded.ontul.guarded_sqlite import _Watchdog
+
+    watchdog = _Watchdog(idle_check_s=3600.0)
+    first = sqlite3.connect(":memory:", check_same_thread=False)
+    second = sqlite3.connect(":memory:", check_same_thread=False)
+    try:
+        # Idle: the loop plans to look again in an hour, so a 0.2 s deadline must wake it.
+        watchdog.done(watchdog.watch(first, time.monotonic() + 60))
+        time.sleep(0.05)  # the loop settles into its idle wait (correctness does not need it)
+        ticket = watchdog.watch(first, time.monotonic() + 0.2)
+        # Due later than the loop's next look: registered without a notify, found on that look.
+        later = watchdog.watch(second, time.monotonic() + 0.4)
+        outcomes = []
+        for conn in (first, second):
+            with pytest.raises(sqlite3.OperationalError, match="interrupted"):
+                conn.execute(RUNAWAY).fetchall()
+            outcomes.append("interrupted")
+        watchdog.done(ticket)
+        watchdog.done(later)
+    finally:
+        first.close()
+        second.close()
+    assert outcomes == ["interrupted", "interrupted"]
+    assert watchdog.interrupts == 2
