@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import logging
-import threading
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QUrl, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QUrl
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -21,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.tasks import run_in_background
 from desktop.theme import error_color
 
 if TYPE_CHECKING:
@@ -28,15 +28,10 @@ if TYPE_CHECKING:
 
     from agent_core.session import PersonaSession
     from desktop.credentials import CredentialStore
+    from desktop.tasks import Job, Task
 
 
 _log = logging.getLogger(__name__)
-
-
-class _LoginRelay(QObject):
-    """Carries the result of a login attempt from its thread to the GUI thread."""
-
-    finished = Signal(int, object, object)  # attempt number, session, exception
 
 
 def describe_login_error(exc: BaseException, server_url: str) -> str:
@@ -110,9 +105,8 @@ class LoginDialog(QDialog):
         self._login = login
         self._demo_passwords = dict(demo_passwords or {})
         self._session: PersonaSession | None = None
-        self._attempt = 0
-        self._relay = _LoginRelay(self)
-        self._relay.finished.connect(self._on_login_finished)
+        self._attempt: Task[PersonaSession] | None = None
+        """The running sign-in; abandoned (its session closed) when superseded."""
 
         self.setWindowTitle(self.tr("Sign in to RegDesk"))
         self.setMinimumWidth(440)
@@ -304,40 +298,36 @@ class LoginDialog(QDialog):
             return
         self._clear_error()
         self._set_busy(True)
-        self._attempt += 1
-        attempt = self._attempt
         url = self.server_edit.text().strip().rstrip("/")
         user = self.user_combo.currentText().strip()
         password = self.password_edit.text()
-        relay = self._relay
+        login = self._login
 
-        def run() -> None:
-            session: Any = None
-            error: BaseException | None = None
-            try:
-                session = self._login(url, user, password)
-            except Exception as exc:  # shown inline; the dialog stays open
-                error = exc
-            try:
-                relay.finished.emit(attempt, session, error)
-            except RuntimeError:
-                # the dialog was destroyed while signing in: nobody takes the session
-                _close_quietly(session)
+        def sign_in(_: Job) -> PersonaSession:
+            return login(url, user, password)
 
-        threading.Thread(target=run, name=f"login-{user}", daemon=True).start()
+        # a dialog closed (or destroyed) meanwhile takes no session: it is released
+        self._attempt = run_in_background(
+            sign_in,
+            name=f"login-{user}",
+            owner=self,
+            on_done=self._on_signed_in,
+            on_failed=self._on_sign_in_failed,
+            on_orphaned=_close_quietly,
+        )
 
-    def _on_login_finished(self, attempt: int, session: Any, error: BaseException | None) -> None:
-        if attempt != self._attempt:
-            # closed or tried again meanwhile: this session is nobody's, release it
-            _close_quietly(session)
-            return
+    def _on_sign_in_failed(self, error: BaseException) -> None:
+        self._attempt = None
         self._set_busy(False)
         url = self.server_edit.text().strip().rstrip("/")
-        if error is not None:
-            self._show_error(describe_login_error(error, url))
-            self.password_edit.setFocus()
-            self.password_edit.selectAll()
-            return
+        self._show_error(describe_login_error(error, url))
+        self.password_edit.setFocus()
+        self.password_edit.selectAll()
+
+    def _on_signed_in(self, session: PersonaSession) -> None:
+        self._attempt = None
+        self._set_busy(False)
+        url = self.server_edit.text().strip().rstrip("/")
         user = self.user_combo.currentText().strip()
         try:
             if self.remember_check.isChecked() or not self._credentials.available:
@@ -353,8 +343,11 @@ class LoginDialog(QDialog):
         self.accept()
 
     def reject(self) -> None:
-        """Close without a session; a running attempt's result is ignored."""
-        self._attempt += 1
+        """Close without a session; a running attempt's session is closed when it comes."""
+        if self._attempt is not None:
+            self._attempt.abandon()
+            self._attempt = None
+            self._set_busy(False)  # opened again, it starts afresh
         super().reject()
 
 
