@@ -11,11 +11,15 @@ shown — there is no second client here. The fetch runs off the GUI thread.
 from __future__ import annotations
 
 import html
-import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
+
+from desktop.tasks import run_in_background
+
+if TYPE_CHECKING:
+    from desktop.tasks import Job
 
 
 def cited_hits(
@@ -213,10 +217,6 @@ def evidence_html(doc_no: str, version: int | None, evidence: dict[str, Any]) ->
     return "".join(parts)
 
 
-class _Relay(QObject):
-    done = Signal(object)
-
-
 class EvidenceDialog(QDialog):
     """Shows a cited regulation and its versions, the cited one highlighted."""
 
@@ -245,19 +245,17 @@ class EvidenceDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.browser)
         layout.addWidget(buttons)
-        self._relay = _Relay(self)
-        self._relay.done.connect(self._show, Qt.ConnectionType.QueuedConnection)
-        self._thread = threading.Thread(
-            target=self._fetch, args=(session,), name="regdesk-evidence", daemon=True
-        )
-        self._thread.start()
+        doc, cited_version, hits_seen = self.doc_no, self.version, self.hits
 
-    def _fetch(self, session: Any) -> None:
-        try:
-            result: Any = fetch_evidence(session, self.doc_no, self.version, self.hits)
-        except Exception as exc:  # shown in the dialog
-            result = {"describe": {"error": f"{type(exc).__name__}: {exc}"}}
-        self._relay.done.emit(result)
+        def fetch(_: Job) -> dict[str, Any]:
+            return fetch_evidence(session, doc, cited_version, hits_seen)
+
+        self._fetch = run_in_background(
+            fetch, name="regdesk-evidence", owner=self, on_done=self._show, on_failed=self._failed
+        )
+
+    def _failed(self, exc: BaseException) -> None:
+        self._show({"describe": {"error": f"{type(exc).__name__}: {exc}"}})
 
     def _show(self, evidence: dict[str, Any]) -> None:
         self.evidence = evidence
@@ -265,5 +263,5 @@ class EvidenceDialog(QDialog):
         self.loaded.emit()
 
     def wait_fetched(self, timeout_s: float = 10.0) -> None:
-        """Join the fetch thread (closing, tests)."""
-        self._thread.join(timeout_s)
+        """Wait for the fetch to end (closing, tests)."""
+        self._fetch.wait(timeout_s)
