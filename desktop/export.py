@@ -1,9 +1,11 @@
 """A turn or a split-view comparison as Markdown (for people) and JSON (for scripts).
 
-Pane and difference dicts come from the split view (``agent_core.compare``). A
-pane is ``{"persona", "display_name"?, "question"?, "answer", "status"?,
-"events"?: [event dicts], "tools"?: [{"tool", "status", "row_count", ...}]}``;
-the tool table uses ``events`` when present, else ``tools``. A difference is
+A saved turn's events are folded into a ``TurnRecord`` (``TurnRecord.from_dicts``,
+the fold every surface uses), and the tables, citations and usage are read from
+that record. Pane and difference dicts come from the split view
+(``agent_core.compare``). A pane is ``{"persona", "display_name"?, "question"?,
+"answer", "status"?, "events"?: [event dicts], "tools"?: [call summaries]}``; the
+tool table uses ``events`` when present, else ``tools``. A difference is
 any dict, e.g. ``{"kind": "row_count", "tool": "query_hr", "counts": {"hong": 1,
 "cho": 12}}``: the Markdown table shows the union of the keys in first-seen
 order, with lists and dicts written out as ``hong: 1, cho: 12``.
@@ -11,15 +13,19 @@ order, with lists and dicts written out as ``hong: 1, cho: 12``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 
-from desktop.verbatim import escape_markdown, protect_values, tool_values_of_events
+from agent_core.events import usage_to_dict
+from agent_core.record import TurnRecord as Record
+from desktop.verbatim import escape_markdown, protect_values, tool_values
 
 if TYPE_CHECKING:
+    from agent_core.record import CallRecord
     from desktop.history_store import TurnRecord
 
 TURN_FORMAT = "regdesk.turn/1"
@@ -49,16 +55,17 @@ def _labels() -> dict[str, str]:
     }
 
 
+def _record(saved: TurnRecord) -> Record:
+    """The saved turn's events folded into a record (unknown kinds are skipped)."""
+    return Record.from_dicts(saved.events, persona=saved.persona, question=saved.question)
+
+
 def turn_usage(events: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The turn's token usage and estimated cost, from its last answer or failure event."""
-    for event in reversed(events):
-        if event.get("kind") in ("answer_finished", "turn_failed") and event.get("usage"):
-            return dict(event["usage"])
-    return None
+    """The turn's token usage and estimated cost, from its answer or failure event."""
+    return usage_to_dict(Record.from_dicts(events).usage)
 
 
-def _usage_lines(events: list[dict[str, Any]], label: str) -> list[str]:
-    usage = turn_usage(events)
+def _usage_lines(usage: dict[str, Any] | None, label: str) -> list[str]:
     if not usage or not usage.get("model_calls"):
         return []
     total_in = sum(
@@ -85,6 +92,7 @@ def status_word(status: str) -> str:
         "empty": QCoreApplication.translate("Export", "empty"),
         "error": QCoreApplication.translate("Export", "error"),
         "denied": QCoreApplication.translate("Export", "denied"),
+        "interrupted": QCoreApplication.translate("Export", "interrupted"),
         "allow": QCoreApplication.translate("Export", "allow"),
         "approval_required": QCoreApplication.translate("Export", "approval_required"),
         "deny": QCoreApplication.translate("Export", "deny"),
@@ -165,52 +173,39 @@ def _quote(text: str) -> list[str]:
     return lines or [">"]
 
 
+def call_summary(call: CallRecord) -> dict[str, Any]:
+    """One call of a turn record for the exports' tables and JSON.
+
+    Returns:
+        tool, arguments, decision, status, duration_ms, row_count, truncated,
+        injection_suspected, error, approved (the framed result and payload stay
+        in the turn's events).
+    """
+    return {
+        "tool": call.tool,
+        "arguments": dict(call.arguments),
+        "decision": call.decision,
+        "status": call.status,
+        "duration_ms": call.duration_ms,
+        "row_count": call.row_count,
+        "truncated": call.truncated,
+        "injection_suspected": call.injection_suspected,
+        "error": call.error,
+        "approved": call.approved,
+    }
+
+
 def tool_calls(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Pair tool call start and finish events into one summary per call.
+    """One summary per call of a turn (:func:`call_summary`), from its event dicts.
 
     Args:
         events: Event dicts of a turn, in order.
-
-    Returns:
-        One dict per call: tool, arguments, decision, status, duration_ms,
-        row_count, truncated, injection_suspected, error.
     """
-    calls: dict[str, dict[str, Any]] = {}
-    for event in events:
-        kind = event.get("kind")
-        if kind not in ("tool_call_started", "tool_call_finished"):
-            continue
-        call = calls.setdefault(
-            str(event.get("call_id")), {"tool": event.get("tool"), "arguments": {}}
-        )
-        if kind == "tool_call_started":
-            call["arguments"] = event.get("arguments") or {}
-            call["decision"] = event.get("decision")
-        else:
-            for key in (
-                "status",
-                "duration_ms",
-                "row_count",
-                "truncated",
-                "injection_suspected",
-                "error",
-            ):
-                call[key] = event.get(key)
-    return list(calls.values())
+    return [call_summary(call) for call in Record.from_dicts(events).calls]
 
 
-def _citations(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    for event in events:
-        if event.get("kind") == "answer_finished":
-            return list(event.get("citations") or [])
-    return []
-
-
-def _tool_lines(
-    events: list[dict[str, Any]], calls: list[dict[str, Any]] | None = None
-) -> list[str]:
+def _tool_lines(calls: list[dict[str, Any]]) -> list[str]:
     label = _labels()
-    calls = tool_calls(events) if events or calls is None else calls
     if not calls:
         return []
     rows = []
@@ -250,9 +245,12 @@ def _tool_lines(
     ]
 
 
-def _citation_lines(events: list[dict[str, Any]]) -> list[str]:
+def _citations(record: Record) -> list[dict[str, Any]]:
+    return [dataclasses.asdict(cite) for cite in record.citations]
+
+
+def _citation_lines(citations: list[dict[str, Any]]) -> list[str]:
     label = _labels()
-    citations = _citations(events)
     if not citations:
         return []
     lines = ["", f"### {label['Citations']}", ""]
@@ -281,6 +279,7 @@ def turn_to_markdown(record: TurnRecord) -> str:
         the tool calls.
     """
     label = _labels()
+    folded = _record(record)
     lines = [
         f"## {label['RegDesk turn']} — {record.persona}",
         "",
@@ -288,7 +287,7 @@ def turn_to_markdown(record: TurnRecord) -> str:
         f"- **{label['Started']}:** {_when(record.started_at)}",
         f"- **{label['Elapsed']}:** {record.elapsed_ms:.0f} ms",
         f"- **{label['Status']}:** {status_word(record.status)}",
-        *_usage_lines(record.events, label["Tokens"]),
+        *_usage_lines(usage_to_dict(folded.usage), label["Tokens"]),
         "",
         f"### {label['Question']}",
         "",
@@ -296,10 +295,10 @@ def turn_to_markdown(record: TurnRecord) -> str:
         "",
         f"### {label['Answer']}",
         "",
-        protect_values(record.answer, tool_values_of_events(record.events))
+        protect_values(record.answer, tool_values(call.result for call in folded.calls))
         or f"_{label['No answer.']}_",
-        *_citation_lines(record.events),
-        *_tool_lines(record.events),
+        *_citation_lines(_citations(folded)),
+        *_tool_lines([call_summary(call) for call in folded.calls]),
     ]
     return "\n".join(lines) + "\n"
 
@@ -313,6 +312,7 @@ def turn_to_json(record: TurnRecord) -> str:
     Returns:
         A JSON object with ``format``, the turn's fields, and ``tool_calls``.
     """
+    folded = _record(record)
     document = {
         "format": TURN_FORMAT,
         "id": record.id,
@@ -322,9 +322,9 @@ def turn_to_json(record: TurnRecord) -> str:
         "status": record.status,
         "started_at": _when(record.started_at),
         "elapsed_ms": record.elapsed_ms,
-        "citations": _citations(record.events),
-        "tool_calls": tool_calls(record.events),
-        "usage": turn_usage(record.events),
+        "citations": _citations(folded),
+        "tool_calls": [call_summary(call) for call in folded.calls],
+        "usage": usage_to_dict(folded.usage),
         "events": record.events,
     }
     return json.dumps(document, ensure_ascii=False, indent=2, default=str) + "\n"
@@ -375,11 +375,13 @@ def comparison_to_markdown(panes: list[dict[str, Any]], differences: list[dict[s
                 "",
             ]
         events = list(pane.get("events") or [])
-        verbatim = [*pane.get("verbatim", ()), *tool_values_of_events(events)]
+        folded = Record.from_dicts(events)
+        verbatim = [*pane.get("verbatim", ()), *tool_values(c.result for c in folded.calls)]
         answer = protect_values(str(pane.get("answer") or ""), verbatim)
         lines.append(answer or f"_{label['No answer.']}_")
-        lines += _citation_lines(events)
-        lines += _tool_lines(events, list(pane.get("tools") or []))
+        lines += _citation_lines(_citations(folded))
+        calls = [call_summary(c) for c in folded.calls] if events else pane.get("tools")
+        lines += _tool_lines(list(calls or []))
     return "\n".join(lines) + "\n"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer, Signal
@@ -24,6 +24,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from agent_core.events import (
+    AnswerDelta,
+    AnswerFinished,
+    ApprovalRequested,
+    ModelCallFinished,
+    ModelRetry,
+    Narration,
+    Thinking,
+    ThinkingDelta,
+    TurnCancelled,
+    TurnFailed,
+)
+from agent_core.record import TurnRecord
 from desktop.chat_view import ChatView
 from desktop.persona_card import PersonaCard
 from desktop.tool_call_model import ToolCallModel
@@ -32,18 +45,17 @@ from desktop.transcript_model import TranscriptModel
 from desktop.verbatim import tool_values
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QPaintEvent
+    from collections.abc import Iterator
+
+    from PySide6.QtGui import QPaintEvent, QResizeEvent
+    from PySide6.QtWidgets import QMenu
 
     from agent_core.approval import ApprovalDecision, Approver
     from agent_core.cancel import CancelToken
-    from agent_core.events import (
-        AgentEvent,
-        AnswerFinished,
-        ApprovalRequested,
-        ModelRetry,
-        TurnFailed,
-        Usage,
-    )
+    from agent_core.events import AgentEvent, Usage
+    from desktop.history_store import TurnRecord as SavedTurn
+    from desktop.session_like import SessionLike
+    from desktop.settings import AppSettings
     from desktop.turn_worker import TurnController, TurnFunction
 
 ApprovalHandler = Callable[["PersonaPane", "ApprovalRequested"], None]
@@ -160,32 +172,25 @@ class SuggestionsView(QScrollArea):
         )
 
 
+STREAMED = ("answer_delta", "thinking_delta")
+"""Event kinds folded into the record's text: history keeps the text, not the pieces."""
+
+
 @dataclass
 class PaneResult:
-    """What one finished turn produced, for history, export and comparison."""
+    """One turn of a pane: its ``TurnRecord`` and what only the desktop knows of it.
 
-    persona: str
-    """Username the turn ran as."""
+    The record is the turn (calls, answer, citations, usage, how it ended); this
+    adds the question as the pane asked it, where the turn is saved and where
+    its rows begin in the pane's views.
+    """
+
+    record: TurnRecord
+    """The turn, folded from its events (``TurnRecord.apply``)."""
     question: str
-    """The question."""
-    answer: str = ""
-    """Final answer text ('' when the turn failed or was stopped)."""
-    status: str = "running"
-    """answered, failed, cancelled (or running)."""
+    """The question as asked in this pane (saved, shown and asked again on regenerate)."""
     started_at: float = 0.0
     """Wall-clock start (epoch seconds)."""
-    elapsed_ms: float = 0.0
-    """Duration of the turn."""
-    tools: list[dict[str, Any]] = field(default_factory=list)
-    """One dict per tool call: tool, arguments, status, row_count, duration_ms, decision."""
-    events: list[dict[str, Any]] = field(default_factory=list)
-    """Every event of the turn, as JSON-ready dicts."""
-    message: str = ""
-    """Failure message, if any."""
-    usage: dict[str, Any] | None = None
-    """Tokens of the turn (input, output, cache read and write) and the estimated cost."""
-    cut_off: bool = False
-    """True when the answer stopped at the output limit."""
     saved: bool = False
     """True once the turn was committed to the history file."""
     conversation_id: int | None = None
@@ -197,15 +202,49 @@ class PaneResult:
     tool_start: int = 0
     """Tool-call row where its calls begin."""
 
+    @property
+    def persona(self) -> str:
+        """Username the turn ran as."""
+        return self.record.persona
+
+    @property
+    def status(self) -> str:
+        """answered, failed, cancelled (or running)."""
+        return self.record.status
+
+    @property
+    def answer(self) -> str:
+        """The final answer ('' when the turn failed or was stopped)."""
+        return self.record.answer if self.record.status == "answered" else ""
+
+    @property
+    def elapsed_ms(self) -> float:
+        """Duration of the turn."""
+        return self.record.elapsed_ms
+
+    @property
+    def message(self) -> str:
+        """Failure message, if any."""
+        return self.record.failure.message if self.record.failure is not None else ""
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The turn's events as history stores them (``event_to_dict``; no streamed pieces)."""
+        from agent_core.events import event_to_dict
+
+        return [event_to_dict(e) for e in self.record.events if e.kind not in STREAMED]
+
     def row_counts(self) -> dict[str, int]:
         """Rows per tool, summed over calls of the same tool."""
         counts: dict[str, int] = {}
-        for call in self.tools:
-            counts[call["tool"]] = counts.get(call["tool"], 0) + (call.get("row_count") or 0)
+        for call in self.record.calls:
+            counts[call.tool] = counts.get(call.tool, 0) + (call.row_count or 0)
         return counts
 
 
-def session_turn(session: Any, question: str, history: Any = None) -> TurnFunction:
+def session_turn(
+    session: SessionLike, question: str, history: list[tuple[str, str]] | None = None
+) -> TurnFunction:
     """Bind a persona session's ``run_turn`` to a question.
 
     Args:
@@ -217,7 +256,7 @@ def session_turn(session: Any, question: str, history: Any = None) -> TurnFuncti
         A turn function for :class:`TurnController`.
     """
 
-    def turn(approver: Approver, cancel: CancelToken) -> Any:
+    def turn(approver: Approver, cancel: CancelToken) -> Iterator[AgentEvent]:
         return session.run_turn(question, approver=approver, cancel=cancel, history=history)
 
     return turn
@@ -246,7 +285,7 @@ class PersonaPane(QWidget):
     def __init__(self, persona: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.persona = persona
-        self.session: Any = None
+        self.session: SessionLike | None = None
         self.transcript = TranscriptModel(self)
         self.tools = ToolCallModel(self)
         self.chat = ChatView(self)
@@ -328,17 +367,17 @@ class PersonaPane(QWidget):
         dialog.accepted.connect(lambda: self._apply_model_settings(settings))
         dialog.open()
 
-    def _apply_model_settings(self, settings: Any) -> None:
+    def _apply_model_settings(self, settings: AppSettings) -> None:
         if settings.model not in ("claude", "endpoint") or self.running:
             return
-        sessions = list(getattr(self.window(), "sessions", None) or [])
+        # the window's signed-in sessions (a pane on its own has just its own)
+        sessions: list[SessionLike] = list(getattr(self.window(), "sessions", None) or [])
         if self.session is not None and self.session not in sessions:
             sessions.append(self.session)
         name = ""
         for session in sessions:
-            switch = getattr(session, "use_model", None)
-            if callable(switch) and not session.endpoints.offline_model:
-                name = switch(
+            if not session.endpoints.offline_model:
+                name = session.use_model(
                     settings.model_name or None,
                     max_tokens=settings.max_tokens or None,
                     effort=settings.effort or None,
@@ -360,20 +399,20 @@ class PersonaPane(QWidget):
 
     def search_hits(self) -> list[dict[str, Any]]:
         """Every ``search_regulations`` hit this pane's persona received in this chat."""
+        from agent_core.events import plain
+
         hits: list[dict[str, Any]] = []
         for call in self.tools.calls:
-            if call.tool != "search_regulations":
-                continue
-            payload = call.payload()
-            if isinstance(payload, dict):
-                hits.extend(h for h in payload.get("hits") or [] if isinstance(h, dict))
+            if call.tool == "search_regulations":
+                found = plain(call.payload.get("hits")) or []
+                hits.extend(h for h in found if isinstance(h, dict))
         return hits
 
     # persona ----------------------------------------------------------------
-    def set_session(self, session: Any) -> None:
+    def set_session(self, session: SessionLike) -> None:
         """Bind the pane to a logged-in persona."""
         self.session = session
-        self.persona = getattr(session, "username", self.persona)
+        self.persona = session.username
         self._update_header()
 
     def set_text_zoom(self, factor: float) -> None:
@@ -392,7 +431,7 @@ class PersonaPane(QWidget):
             zoom_widget(widget, factor)
         self._fit_card()
 
-    def resizeEvent(self, event: Any) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         """A short pane (small screen, large zoom) gets the compact persona card."""
         super().resizeEvent(event)
         self._fit_card()
@@ -414,7 +453,7 @@ class PersonaPane(QWidget):
         return self._card_wanted and bool(self.persona)
 
     def _update_header(self) -> None:
-        name = getattr(self.session, "display_name", "") if self.session else ""
+        name = self.session.display_name if self.session is not None else ""
         self.card.set_persona(self.persona, name)
         self.card.setVisible(self.card_shown)
         if not self.persona:
@@ -458,11 +497,12 @@ class PersonaPane(QWidget):
             turn = session_turn(self.session, question, history)
         else:
             return False
-        result = PaneResult(self.persona, question, started_at=time.time())
+        record = TurnRecord(persona=self.persona, question=question)
+        result = PaneResult(record, question, started_at=time.time())
         result.conversation_id = self.conversation_id
         result.row_start, result.tool_start = self.transcript.rowCount(), self.tools.rowCount()
         self.transcript.add_question(question)
-        self.tools.begin_turn(question)
+        self.tools.begin_turn(record, question)
         self.transcript.mark_attempt()
         self.settings_button.hide()
         self._retry_note = ""
@@ -517,12 +557,12 @@ class PersonaPane(QWidget):
         self.turns = []
         self.conversation_id = None
 
-    def show_conversation(self, conversation_id: int, records: list[Any]) -> None:
+    def show_conversation(self, conversation_id: int, saved: list[SavedTurn]) -> None:
         """Show a saved conversation, each turn with its tool calls, citations and real end.
 
         Args:
             conversation_id: The conversation; the next question continues it.
-            records: Its ``TurnRecord`` s, oldest first.
+            saved: Its turns as the history store keeps them, oldest first.
         """
         from desktop.turn_replay import replay_turn
 
@@ -530,9 +570,7 @@ class PersonaPane(QWidget):
             return
         self.new_chat()
         self.conversation_id = conversation_id
-        self.turns = [replay_turn(self, record) for record in records]
-        for turn in self.turns[:-1]:  # as after a live turn: only the last keeps its events
-            turn.events = []
+        self.turns = [replay_turn(self, turn) for turn in saved]
 
     def history_pairs(self, limit: int = 5) -> list[tuple[str, str]]:
         """Earlier (question, answer) pairs of this conversation for the model's context.
@@ -551,7 +589,7 @@ class PersonaPane(QWidget):
                 found = number
         return found
 
-    def _add_turn_actions(self, menu: Any, row: int) -> None:
+    def _add_turn_actions(self, menu: QMenu, row: int) -> None:
         index = self.turn_at(row)
         if index < 0 or self.running:
             return
@@ -606,7 +644,10 @@ class PersonaPane(QWidget):
         return removed
 
     def _on_approval(self, request: ApprovalRequested) -> None:
-        self.tools.await_approval(request.call_id)
+        if self._controller is not None:
+            # the request's event is queued ahead of this signal: fold it (and
+            # what came before) first, so the call shows as awaiting approval
+            self._controller.flush_backlog()
         self.approval_pending.emit(request)
         if self.approval_handler is not None:
             self.approval_handler(self, request)
@@ -618,102 +659,79 @@ class PersonaPane(QWidget):
             )
 
     def _on_events(self, batch: list[AgentEvent]) -> None:
-        from agent_core.events import event_to_dict
-
         result = self._result
+        if result is None:
+            return
         for event in batch:
-            if result is not None and event.kind not in ("answer_delta", "thinking_delta"):
-                result.events.append(event_to_dict(event))
+            # folded once; the tool list shows the call the fold changed, by index
+            self.tools.apply(result.record.apply(event))
             self._apply(event, result)
 
-    def _apply(self, event: AgentEvent, result: PaneResult | None) -> None:
-        kind = event.kind
-        if kind == "answer_delta":
-            self.transcript.append_delta(event.text)  # type: ignore[union-attr]
-        elif kind == "narration":
-            self.transcript.mark_narration(event.text)  # type: ignore[union-attr]
-        elif kind == "tool_call_started":
-            self.tools.start_call(event)  # type: ignore[arg-type]
-        elif kind == "approval_requested":
-            self.tools.await_approval(event.call_id)  # type: ignore[union-attr]
-        elif kind == "approval_resolved":
-            self.tools.resolve_approval(event)  # type: ignore[arg-type]
-        elif kind == "tool_call_finished":
-            self.tools.finish_call(event)  # type: ignore[arg-type]
-        elif kind in ("thinking_delta", "thinking", "model_retry", "model_call_finished"):
-            self._apply_model_event(event)
-        elif kind == "answer_finished":
-            # this turn's calls only: a row keeping every earlier value grew with the chat
-            first = result.tool_start if result is not None else 0
-            verbatim = tool_values(call.result for call in self.tools.calls[first:])
-            finished: AnswerFinished = event  # type: ignore[assignment]
-            self.transcript.finish_answer(finished.text, finished.citations, verbatim)
-            if finished.cut_off:
+    def _apply(self, event: AgentEvent, result: PaneResult) -> None:
+        """Show an event that ``result.record`` has just folded (tool calls are shown already)."""
+        match event:
+            case AnswerDelta():
+                self.transcript.append_delta(event.text, event.step)
+            case Narration():
+                self.transcript.end_step_as_narration(event.step, event.text)
+            case ThinkingDelta() | Thinking() | ModelRetry() | ModelCallFinished():
+                self._apply_model_event(event)
+            case AnswerFinished():
+                # this turn's calls only: a row keeping every earlier value grew with the chat
+                verbatim = tool_values(call.result for call in result.record.calls)
+                self.transcript.finish_answer(event.text, event.citations, verbatim)
+                if event.cut_off:
+                    self.transcript.add_notice(
+                        self.tr("Cut off: the answer reached the output limit and is incomplete.")
+                    )
+                self._show_usage(event.usage)
+            case TurnFailed():
+                self.transcript.discard_attempt()  # a partial answer is never kept as one
+                self.transcript.drop_partial()  # nor a refused one
+                self.transcript.end_streaming()
                 self.transcript.add_notice(
-                    self.tr("Cut off: the answer reached the output limit and is incomplete.")
+                    self.failure_notice(event.failure, event.message, event.action)
                 )
-            self._show_usage(finished.usage, result)
-            if result is not None:
-                result.answer, result.status = event.text, "answered"  # type: ignore[union-attr]
-                result.cut_off = finished.cut_off
-        elif kind == "turn_failed":
-            failed: TurnFailed = event  # type: ignore[assignment]
-            self.transcript.discard_attempt()  # a partial answer is never kept as one
-            self.transcript.drop_partial()  # nor a refused one
-            self.transcript.end_streaming()
-            self.tools.abandon_running(failed=True)
-            self.transcript.add_notice(
-                self.failure_notice(failed.failure, failed.message, failed.action)
-            )
-            self.settings_button.setVisible(failed.action == "settings")
-            self._show_usage(failed.usage, result)
-            if result is not None:
-                result.status, result.message = "failed", event.message  # type: ignore[union-attr]
-        elif kind == "turn_cancelled":
-            self.transcript.end_streaming()
-            self.tools.abandon_running()
-            self.transcript.add_notice(self.tr("Stopped."))
-            if result is not None:
-                result.status = "cancelled"
+                self.settings_button.setVisible(event.action == "settings")
+                self._show_usage(event.usage)
+            case TurnCancelled():
+                self.transcript.end_streaming()
+                self.transcript.add_notice(self.tr("Stopped."))
 
-    def _apply_model_event(self, event: AgentEvent) -> None:
+    def _apply_model_event(
+        self, event: ThinkingDelta | Thinking | ModelRetry | ModelCallFinished
+    ) -> None:
         """Thinking rows, retries (the abandoned attempt's text dropped) and call boundaries."""
         from agent_core.model_failures import RETRY_WORDS
 
-        kind = event.kind
-        if kind == "thinking_delta":
-            self._retry_note = ""
-            self.transcript.append_thinking(event.text)  # type: ignore[union-attr]
-        elif kind == "thinking":
-            self.transcript.finish_thinking(event.text)  # type: ignore[union-attr]
-        elif kind == "model_retry":
-            retry: ModelRetry = event  # type: ignore[assignment]
-            if retry.discard:
-                self.transcript.discard_attempt()
-            words = RETRY_WORDS.get(retry.reason, retry.reason)
-            if retry.reason == "max_tokens":
-                note = self.tr("Trying again with a larger output limit ({0})").format(words)
-            else:
-                note = self.tr("retrying in {0} s ({1})").format(f"{retry.delay_s:.0f}", words)
-            self._retry_note = note
-            self.transcript.add_notice(note)
-            self.transcript.mark_attempt()
-            self._update_activity()
-        elif kind == "model_call_finished":
-            self._retry_note = ""
-            stop = getattr(event, "stop_reason", None)
-            if stop not in ("max_tokens", "model_context_window_exceeded"):
+        match event:
+            case ThinkingDelta():
+                self._retry_note = ""
+                self.transcript.append_thinking(event.text, event.step)
+            case Thinking():
+                self.transcript.finish_thinking(event.text)
+            case ModelRetry():
+                if event.discard:
+                    self.transcript.discard_attempt()
+                words = RETRY_WORDS.get(event.reason, event.reason)
+                if event.reason == "max_tokens":
+                    note = self.tr("Trying again with a larger output limit ({0})").format(words)
+                else:
+                    note = self.tr("retrying in {0} s ({1})").format(f"{event.delay_s:.0f}", words)
+                self._retry_note = note
+                self.transcript.add_notice(note)
                 self.transcript.mark_attempt()
+                self._update_activity()
+            case ModelCallFinished():
+                self._retry_note = ""
+                if event.stop_reason not in ("max_tokens", "model_context_window_exceeded"):
+                    self.transcript.mark_attempt()
 
-    def _show_usage(self, usage: Usage | None, result: PaneResult | None) -> None:
+    def _show_usage(self, usage: Usage | None) -> None:
         """Tokens and the estimated cost of the turn, as a line under it."""
-        from agent_core.events import usage_to_dict
-
         if usage is None or not usage.model_calls:
             return
-        if result is not None:
-            result.usage = usage_to_dict(usage)
-        offline = bool(getattr(getattr(self.session, "endpoints", None), "offline_model", False))
+        offline = self.session is not None and self.session.endpoints.offline_model
         if offline and usage.cost_usd is None:
             return  # the offline planner's token counts are estimates of nothing billed
         line = self.tr("{0} tokens in, {1} out").format(
@@ -769,23 +787,11 @@ class PersonaPane(QWidget):
             controller.deleteLater()
         if result is None:
             return
-        if result.status == "running":
-            result.status = "failed"
-        result.elapsed_ms = (time.perf_counter() - self._started) * 1000.0
-        called = {e.get("call_id") for e in result.events}
-        result.tools = [
-            {
-                "tool": call.tool,
-                "arguments": call.arguments,
-                "status": call.status,
-                "row_count": call.row_count,
-                "duration_ms": call.duration_ms,
-                "decision": call.decision,
-                "approved": call.approval,
-            }
-            for call in self.tools.calls
-            if call.call_id in called
-        ]
+        if not result.record.finished:  # the worker always ends a turn; this is a backstop
+            self._result = result
+            self._on_events([TurnFailed("internal", "the turn ended without a final event")])
+            self._result = None
+        result.record.elapsed_ms = (time.perf_counter() - self._started) * 1000.0
         if self.saver is None:
             self._settle(result)
             return
@@ -828,8 +834,10 @@ class PersonaPane(QWidget):
         """The turn is over (and saved, when there is a history): say so."""
         self._update_activity()
         self.transcript.set_footer(self.footer_text(result))
-        if self.turns:  # the history keeps older turns' events; the pane needs the last only
-            self.turns[-1].events = []
+        # the streamed pieces are in the record's text now (and history has the
+        # rest): thousands of them per turn grew memory with the chat
+        events = result.record.events
+        events[:] = [e for e in events if e.kind not in STREAMED]
         self.turns.append(result)
         if result.conversation_id:
             self.conversation_id = result.conversation_id

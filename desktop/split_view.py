@@ -16,12 +16,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent_core.compare import compare_panes
+from agent_core.compare import compare_turns
 from desktop.comparison_strip import ComparisonStrip
 from desktop.persona_pane import PersonaPane
 from desktop.question_edit import QuestionEdit
 from desktop.theme import error_color
-from desktop.verbatim import tool_values_of_events
+from desktop.verbatim import tool_values
 
 if TYPE_CHECKING:
     from desktop.persona_pane import PaneResult
@@ -29,19 +29,23 @@ if TYPE_CHECKING:
 
 
 def result_dict(result: PaneResult) -> dict[str, Any]:
-    """The comparison/export shape of a pane's result."""
+    """The comparison/export shape of a pane's turn, read from its record."""
+    from agent_core.events import usage_to_dict
+    from desktop.export import call_summary
+
+    record = result.record
     return {
         "persona": result.persona,
         "question": result.question,
         "answer": result.answer,
         "status": result.status,
-        "tools": result.tools,
+        "tools": [call_summary(call) for call in record.calls],
         "row_counts": result.row_counts(),
-        "elapsed_ms": round(result.elapsed_ms, 1),
+        "elapsed_ms": round(record.elapsed_ms, 1),
         "started_at": result.started_at,
-        "verbatim": list(tool_values_of_events(result.events)),
-        "usage": result.usage,
-        "cut_off": result.cut_off,
+        "verbatim": list(tool_values(call.result for call in record.calls)),
+        "usage": usage_to_dict(record.usage),
+        "cut_off": record.cut_off,
     }
 
 
@@ -364,12 +368,13 @@ class SplitCompareView(QWidget):
         self._results[pane] = result
         if self._waiting:
             return
-        panes = [result_dict(self._results[p]) for p in self.panes if p in self._results]
-        # a stopped or failed pane has no answer to compare: judging it would call a
-        # missing answer "the same" or "different"
+        results = [self._results[p] for p in self.panes if p in self._results]
+        panes = [result_dict(result) for result in results]
+        # the comparison of ``regdesk compare --json``, on the same records; a stopped
+        # or failed pane has no answer to compare and is named, not judged
+        differences = compare_turns([result.record for result in results])["differences"]
         answered = [p for p in panes if p["status"] == "answered"]
         left_out = [p for p in panes if p["status"] != "answered"]
-        differences = compare_panes(answered)
         self.strip.show_differences(answered, differences, left_out)
         self._fit_strip()
         self.all_finished.emit(panes, differences)

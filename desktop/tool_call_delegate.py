@@ -2,7 +2,9 @@
 
 The status mark is a spinner while the call runs, a pulsing dot while it awaits
 approval, a ring when it found nothing and a filled dot otherwise (crossed for
-an error or a refusal). Colours follow the palette, so rows read on a dark theme.
+an error, a refusal or an interrupted call). Everything drawn comes from the
+model's roles (``desktop.tool_call_model``); colours follow the palette, so rows
+read on a dark theme.
 """
 
 from __future__ import annotations
@@ -13,32 +15,25 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from desktop.tool_call_model import PHASES, ROLE_CALL, ROLE_PHASE, STATUS_COLORS
+from desktop.tool_call_model import (
+    PHASES,
+    ROLE_BADGES,
+    ROLE_CALL,
+    ROLE_METRICS,
+    ROLE_PHASE,
+    ROLE_QUESTION,
+    ROLE_SECOND_LINE,
+    ROLE_STATUS_TEXT,
+    status_color,
+)
 
 if TYPE_CHECKING:
-    from desktop.tool_call_model import ToolCallRow
+    from agent_core.record import CallRecord
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
-DARK_STATUS_COLORS = {
-    "ok": "#81c784",
-    "empty": "#bcaaa4",
-    "error": "#ef9a9a",
-    "denied": "#ef9a9a",
-    "awaiting": "#ffb74d",
-    "running": "#64b5f6",
-}
-"""Status colours readable on the dark palette."""
-
-
-def _is_dark(palette: QPalette) -> bool:
-    return palette.color(QPalette.ColorRole.Base).lightness() < 128
-
-
-def status_color(status: str, palette: QPalette) -> QColor:
-    """The colour of a status, readable on the palette's base colour."""
-    colors = DARK_STATUS_COLORS if _is_dark(palette) else STATUS_COLORS
-    return QColor(colors.get(status, "#808080"))
+FAILED = ("error", "denied", "interrupted")
+"""Statuses drawn as a crossed dot."""
 
 
 class ToolCallDelegate(QStyledItemDelegate):
@@ -49,8 +44,7 @@ class ToolCallDelegate(QStyledItemDelegate):
     def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:
         """Two text lines and some air (and the question above a question's first call)."""
         metrics = QFontMetrics(option.font)
-        call: ToolCallRow | None = index.data(ROLE_CALL)
-        header = self.header_height(metrics) if call is not None and call.question else 0
+        header = self.header_height(metrics) if index.data(ROLE_QUESTION) else 0
         return QSize(200, metrics.height() * 2 + self.PADDING * 2 + 4 + header)
 
     def header_height(self, metrics: QFontMetrics) -> int:
@@ -80,7 +74,7 @@ class ToolCallDelegate(QStyledItemDelegate):
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
         """Draw one call."""
-        call: ToolCallRow | None = index.data(ROLE_CALL)
+        call: CallRecord | None = index.data(ROLE_CALL)
         if call is None:
             super().paint(painter, option, index)
             return
@@ -90,8 +84,9 @@ class ToolCallDelegate(QStyledItemDelegate):
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        if call.question:
-            taken = self._paint_question(painter, rect, call.question, palette, option.font)
+        question = str(index.data(ROLE_QUESTION) or "")
+        if question:
+            taken = self._paint_question(painter, rect, question, palette, option.font)
             rect = rect.adjusted(0, taken, 0, 0)
         if selected:
             painter.fillRect(rect, palette.color(QPalette.ColorRole.Highlight))
@@ -115,7 +110,7 @@ class ToolCallDelegate(QStyledItemDelegate):
         x = mark.right() + 8
         right = rect.right() - pad
         # metrics on the right of line 1
-        metrics_text = call.metrics_text()
+        metrics_text = str(index.data(ROLE_METRICS) or "")
         small = QFont(font)
         small.setPointSizeF(max(font.pointSizeF() - 1, 7.0))
         small_metrics = QFontMetrics(small)
@@ -141,7 +136,7 @@ class ToolCallDelegate(QStyledItemDelegate):
         # status word unless plain ok
         if call.status != "ok" and x < right:
             word = small_metrics.elidedText(
-                call.status_text(phase), Qt.TextElideMode.ElideRight, right - x
+                str(index.data(ROLE_STATUS_TEXT)), Qt.TextElideMode.ElideRight, right - x
             )
             painter.setFont(small)
             painter.setPen(color)
@@ -152,7 +147,7 @@ class ToolCallDelegate(QStyledItemDelegate):
             x += word_w + 8
         # badges
         painter.setFont(small)
-        for text, fill in call.badges():
+        for text, fill in index.data(ROLE_BADGES) or []:
             width = small_metrics.horizontalAdvance(text) + 10
             if x + width > right:
                 break
@@ -173,12 +168,11 @@ class ToolCallDelegate(QStyledItemDelegate):
             mark.right() + 8, top + line_h + 1, rect.right() - pad - mark.right() - 8, line_h + 3
         )
         painter.setFont(font)
+        line = str(index.data(ROLE_SECOND_LINE) or "")
         if call.error and call.status in ("error", "denied"):
             painter.setPen(text_color if selected else status_color("error", palette))
-            line = call.error
         else:
             painter.setPen(dim_color)
-            line = call.arguments_summary()
         painter.drawText(
             second,
             int(Qt.AlignmentFlag.AlignVCenter),
@@ -196,7 +190,7 @@ class ToolCallDelegate(QStyledItemDelegate):
             start = -int(360 * 16 * phase / PHASES)
             painter.drawArc(mark.adjusted(1, 1, -1, -1), start, 270 * 16)
             return
-        if status == "awaiting":
+        if status == "awaiting_approval":
             pulse = QColor(color)
             pulse.setAlphaF(0.35 + 0.65 * abs((phase % PHASES) - PHASES / 2) / (PHASES / 2))
             painter.setPen(QPen(color, 1.5))
@@ -211,7 +205,7 @@ class ToolCallDelegate(QStyledItemDelegate):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
         painter.drawEllipse(mark.adjusted(1, 1, -1, -1))
-        if status in ("error", "denied"):
+        if status in FAILED:
             painter.setPen(QPen(QColor("#ffffff"), 1.6))
             inner = mark.adjusted(4, 4, -4, -4)
             painter.drawLine(inner.topLeft(), inner.bottomRight())

@@ -2,12 +2,15 @@
 
 Rows as a table, other payloads as pretty JSON, arguments pretty, errors in red
 — and the exact framed text the model read, under "Raw (as the model saw it)".
+The table and the JSON come from the call's structured ``payload``; the framed
+text is only shown, never parsed back.
 """
 
 from __future__ import annotations
 
 import html
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
@@ -24,10 +27,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.tool_call_delegate import status_color
+from agent_core.events import plain
+from desktop.tool_call_model import (
+    badges,
+    decision_text,
+    flags_text,
+    metrics_text,
+    status_color,
+    status_text,
+)
 
 if TYPE_CHECKING:
-    from desktop.tool_call_model import ToolCallRow
+    from agent_core.record import CallRecord
 
 
 LEADING_COLUMNS = ("doc_no", "version", "article_no", "article_title", "title", "depth")
@@ -41,12 +52,12 @@ def result_table(payload: Any) -> tuple[list[str], list[list[Any]], dict[str, An
     (search hits, chains, dependents, versions, pending revisions).
 
     Args:
-        payload: The parsed JSON a tool returned.
+        payload: The structured result a tool returned (``CallRecord.payload``).
 
     Returns:
         ``(columns, rows, other top-level fields)`` or None when there is no table.
     """
-    if not isinstance(payload, dict) or "error" in payload:
+    if not isinstance(payload, Mapping) or "error" in payload:
         return None
     if isinstance(payload.get("columns"), list) and isinstance(payload.get("rows"), list):
         rest = {k: v for k, v in payload.items() if k not in ("columns", "rows")}
@@ -83,7 +94,9 @@ class ToolCallDetail(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.call: ToolCallRow | None = None
+        self.call: CallRecord | None = None
+        self.turn_status = ""
+        """How the shown call's turn stands (an interrupted call says why)."""
         fixed = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.placeholder = QLabel(self.tr("Select a tool call to see its result."), self)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -151,28 +164,33 @@ class ToolCallDetail(QWidget):
         self.call = None
         self.pages.setCurrentIndex(0)
 
-    def show_call(self, call: ToolCallRow | None) -> None:
-        """Show a call (None clears)."""
+    def show_call(self, call: CallRecord | None, turn_status: str = "") -> None:
+        """Show a call (None clears).
+
+        Args:
+            call: The call.
+            turn_status: How its turn stands (``TurnRecord.status``).
+        """
         if call is None:
             self.clear()
             return
-        self.call = call
+        self.call, self.turn_status = call, turn_status
         self.pages.setCurrentIndex(1)
         self.summary.setText(self._summary_html(call))
         self.arguments_view.setPlainText(arguments_text(call.arguments))
         self.raw_view.setPlainText(call.result)
         self._show_result(call)
 
-    def _summary_html(self, call: ToolCallRow) -> str:
+    def _summary_html(self, call: CallRecord) -> str:
         e = html.escape
         color = status_color(call.status, self.palette()).name()
         parts = [
             f"<b>{e(call.tool)}</b>",
-            f"<span style='color:{color}'>{e(call.status_text())}</span>",
+            f"<span style='color:{color}'>{e(status_text(call, 0, self.turn_status))}</span>",
         ]
-        if call.metrics_text():
-            parts.append(e(call.metrics_text()))
-        for text, fill in call.badges():
+        if metrics_text(call):
+            parts.append(e(metrics_text(call)))
+        for text, fill in badges(call):
             parts.append(
                 f"<span style='background:{fill}; color:#ffffff'>&nbsp;{e(text)}&nbsp;</span>"
             )
@@ -184,14 +202,14 @@ class ToolCallDetail(QWidget):
             lines.append(f"<span style='color:{error}'>{e(call.error)}</span>")
         return "<br>".join(lines)
 
-    def _show_result(self, call: ToolCallRow) -> None:
-        payload = call.payload()
+    def _show_result(self, call: CallRecord) -> None:
+        payload = plain(call.payload) if call.payload else None
         if call.status == "running" and not call.result:
             self.caption.setText(self.tr("Running…"))
             self.json_view.setPlainText("")
             self.result_stack.setCurrentWidget(self.json_view)
             return
-        if call.status == "awaiting":
+        if call.status == "awaiting_approval":
             self.caption.setText(self.tr("Waiting for your approval."))
             self.json_view.setPlainText("")
             self.result_stack.setCurrentWidget(self.json_view)
@@ -248,24 +266,24 @@ def arguments_text(arguments: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def describe_call(call: ToolCallRow) -> str:
+def describe_call(call: CallRecord) -> str:
     """The full, readable account of one call for the detail pane.
 
     Args:
-        call: A tool-call row.
+        call: A tool call of a turn record.
 
     Returns:
         Plain text: tool, arguments, status, flags and the full result.
     """
     lines = [
-        f"{call.tool}  [{call.status}]  {call.decision_text()}",
+        f"{call.tool}  [{call.status}]  {decision_text(call)}",
         json.dumps(call.arguments, ensure_ascii=False, indent=2),
     ]
     if call.duration_ms is not None:
         rows = "" if call.row_count is None else f", {call.row_count} rows"
         lines.append(f"{call.duration_ms:.0f} ms{rows}")
-    if call.flags_text():
-        lines.append(call.flags_text())
+    if flags_text(call):
+        lines.append(flags_text(call))
     if call.approval_reason:
         lines.append(f"reason: {call.approval_reason}")
     if call.error:

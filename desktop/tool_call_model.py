@@ -1,19 +1,25 @@
-"""The tool calls of one persona's turns, as a table model.
+"""The tool calls of a pane's turns, as a list model over their ``CallRecord`` s.
 
-One row per call, keyed by the model's ``call_id``. A running call animates
-(the panel's delegate draws a spinner from ``ROLE_PHASE``; the status text
-reads "running", "running.", ...) by emitting ``dataChanged`` for the rows that
-run, on a timer that runs only while something runs.
+The record is the model (napari's shape): each row is one
+``agent_core.record.CallRecord`` of a ``TurnRecord`` the pane keeps, and this
+adapter holds no copy of it. The pane folds an event into the record and hands
+the ``Change`` it returned to :meth:`ToolCallModel.apply`, which inserts the
+new row or emits ``dataChanged`` for the one row that changed. What a view
+shows (status words, badges, the metrics line) comes from custom roles, so
+the delegate, the detail view and tests read the same text.
+
+A running call animates (the delegate draws a spinner from ``ROLE_PHASE``; the
+status text reads "running", "running.", ...) on a timer that runs only while
+a call runs.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
+    QAbstractListModel,
     QCoreApplication,
     QModelIndex,
     QObject,
@@ -21,25 +27,42 @@ from PySide6.QtCore import (
     Qt,
     QTimer,
 )
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
 if TYPE_CHECKING:
-    from agent_core.events import ApprovalResolved, ToolCallFinished, ToolCallStarted
-
-CallStatus = Literal["running", "awaiting", "ok", "empty", "error", "denied"]
-
-COLUMNS = ("tool", "status", "rows", "duration", "decision", "flags", "arguments")
-"""Column keys, in display order."""
+    from agent_core.record import CallRecord, Change, TurnRecord
 
 ROLE_CALL = Qt.ItemDataRole.UserRole + 1
-"""The whole ``ToolCallRow`` of a row."""
+"""The row's ``CallRecord``."""
 ROLE_PHASE = Qt.ItemDataRole.UserRole + 2
 """Animation phase (0..PHASES-1) of a running row's spinner."""
+ROLE_QUESTION = Qt.ItemDataRole.UserRole + 3
+"""The question above a turn's first call ('' on the other rows)."""
+ROLE_STATUS_TEXT = Qt.ItemDataRole.UserRole + 4
+"""The status in words ("running..", "awaiting approval", "denied", ...)."""
+ROLE_METRICS = Qt.ItemDataRole.UserRole + 5
+"""Rows and duration, e.g. ``5 rows · 7 ms`` ('' while running)."""
+ROLE_BADGES = Qt.ItemDataRole.UserRole + 6
+"""``[(text, fill colour)]``: approval, refusal, truncation, suspected injection."""
+ROLE_SECOND_LINE = Qt.ItemDataRole.UserRole + 7
+"""The row's second line: the error of a failed or refused call, else the arguments."""
+ROLE_DECISION = Qt.ItemDataRole.UserRole + 8
+"""The runtime's decision (or the person's answer) in words."""
+
+TEXT_ROLES = (
+    Qt.ItemDataRole.DisplayRole,
+    Qt.ItemDataRole.ToolTipRole,
+    Qt.ItemDataRole.AccessibleTextRole,
+    ROLE_QUESTION,
+    ROLE_STATUS_TEXT,
+    ROLE_METRICS,
+    ROLE_SECOND_LINE,
+    ROLE_DECISION,
+)
+"""Every role whose value is text a person reads (the leak audit reads them all)."""
 
 PHASES = 12
 """Spinner steps per turn."""
-
-FRAME_END = "</tool-data>"
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -57,173 +80,153 @@ STATUS_COLORS = {
     "empty": "#8d6e63",
     "error": "#c62828",
     "denied": "#c62828",
-    "awaiting": "#ef6c00",
+    "interrupted": "#c62828",
+    "awaiting_approval": "#ef6c00",
     "running": "#1565c0",
 }
+"""Status colours readable on the light palette."""
+
+DARK_STATUS_COLORS = {
+    "ok": "#81c784",
+    "empty": "#bcaaa4",
+    "error": "#ef9a9a",
+    "denied": "#ef9a9a",
+    "interrupted": "#ef9a9a",
+    "awaiting_approval": "#ffb74d",
+    "running": "#64b5f6",
+}
+"""Status colours readable on the dark palette."""
+
+LIVE = ("running", "awaiting_approval")
+"""Statuses of a call that has not ended."""
 
 
-@dataclass
-class ToolCallRow:
-    """What the panel knows about one call."""
+def status_color(status: str, palette: QPalette | None = None) -> QColor:
+    """The colour of a status, readable on the palette's base colour.
 
-    call_id: str
-    """The model's tool_use id."""
-    tool: str
-    """Tool name."""
-    arguments: dict[str, Any]
-    """Arguments as the model gave them."""
-    decision: str
-    """Runtime decision: allow, approval_required, deny."""
-    status: CallStatus = "running"
-    """Live status."""
-    duration_ms: float | None = None
-    """Execution time once finished."""
-    row_count: int | None = None
-    """Rows returned, when the tool returns rows."""
-    preview: str = ""
-    """One-line summary."""
-    result: str = ""
-    """Full result text as the model saw it."""
-    truncated: bool = False
-    """The result was cut at the size limit."""
-    injection_suspected: bool = False
-    """The result contains text that looks like instructions."""
-    error: str | None = None
-    """Error or denial message."""
-    approval: bool | None = None
-    """A person's answer to an approval request, if one was asked."""
-    approval_reason: str = ""
-    """The reason given with that answer."""
-    question: str = ""
-    """Set on the first call of a question: the panel shows the question above it."""
-
-    def arguments_text(self) -> str:
-        """Compact one-line JSON of the arguments."""
-        return json.dumps(self.arguments, ensure_ascii=False, sort_keys=True)
-
-    def arguments_summary(self) -> str:
-        """The arguments on one line for people: ``value · key: value``.
-
-        The first argument (the question, the SQL, the document number) is
-        shown bare; later ones with their name. Whitespace runs collapse.
-        """
-        parts = []
-        for position, (key, value) in enumerate(self.arguments.items()):
-            text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-            text = " ".join(str(text).split())
-            parts.append(text if position == 0 else f"{key}: {text}")
-        return " · ".join(parts)
-
-    def payload(self) -> Any:
-        """The JSON the tool returned, parsed from the framed result (None if cut or absent)."""
-        start = self.result.find("{")
-        end = self.result.rfind(FRAME_END)
-        if start < 0:
-            return None
-        body = self.result[start : end if end > start else len(self.result)].strip()
-        try:
-            return json.loads(body)
-        except ValueError:
-            return None
-
-    def badges(self) -> list[tuple[str, str]]:
-        """Small badges worth a glance: ``(text, colour)``; a plain read has none."""
-        badges: list[tuple[str, str]] = []
-        if self.approval is True:
-            badges.append(
-                (QCoreApplication.translate("ToolCallModel", "approved"), BADGE_COLORS["approved"])
-            )
-        elif self.approval is False:
-            badges.append(
-                (
-                    QCoreApplication.translate("ToolCallModel", "denied by you"),
-                    BADGE_COLORS["refused"],
-                )
-            )
-        elif self.decision == "approval_required":
-            badges.append(
-                (
-                    QCoreApplication.translate("ToolCallModel", "needs approval"),
-                    BADGE_COLORS["approval"],
-                )
-            )
-        elif self.decision == "deny":
-            badges.append(
-                (QCoreApplication.translate("ToolCallModel", "refused"), BADGE_COLORS["refused"])
-            )
-        if self.truncated:
-            badges.append(
-                (
-                    QCoreApplication.translate("ToolCallModel", "truncated"),
-                    BADGE_COLORS["truncated"],
-                )
-            )
-        if self.injection_suspected:
-            badges.append(
-                (
-                    QCoreApplication.translate("ToolCallModel", "⚠ injection?"),
-                    BADGE_COLORS["injection"],
-                )
-            )
-        return badges
-
-    def status_text(self, phase: int = 0) -> str:
-        """The live status in words."""
-        if self.status == "running":
-            return QCoreApplication.translate("ToolCallModel", "running") + "." * (phase // 3 % 4)
-        if self.status == "awaiting":
-            return QCoreApplication.translate("ToolCallModel", "awaiting approval")
-        return {
-            "ok": QCoreApplication.translate("ToolCallModel", "ok"),
-            "empty": QCoreApplication.translate("ToolCallModel", "empty"),
-            "error": QCoreApplication.translate("ToolCallModel", "error"),
-            "denied": QCoreApplication.translate("ToolCallModel", "denied"),
-        }[self.status]
-
-    def metrics_text(self) -> str:
-        """Rows and duration, e.g. ``5 rows · 7 ms`` (empty while running)."""
-        parts = []
-        if self.row_count is not None:
-            parts.append(
-                QCoreApplication.translate("ToolCallModel", "1 row")
-                if self.row_count == 1
-                else QCoreApplication.translate("ToolCallModel", "{0} rows").format(self.row_count)
-            )
-        if self.duration_ms is not None:
-            parts.append(f"{self.duration_ms:.0f} ms")
-        return " · ".join(parts)
-
-    def decision_text(self) -> str:
-        """Decision badge text."""
-        if self.approval is True:
-            return QCoreApplication.translate("ToolCallModel", "approved")
-        if self.approval is False:
-            return QCoreApplication.translate("ToolCallModel", "denied by you")
-        return {
-            "allow": QCoreApplication.translate("ToolCallModel", "read"),
-            "approval_required": QCoreApplication.translate("ToolCallModel", "needs approval"),
-            "deny": QCoreApplication.translate("ToolCallModel", "refused"),
-        }.get(self.decision, self.decision)
-
-    def flags_text(self) -> str:
-        """Flag badges: truncated, injection suspected."""
-        flags = []
-        if self.truncated:
-            flags.append(QCoreApplication.translate("ToolCallModel", "truncated"))
-        if self.injection_suspected:
-            flags.append(QCoreApplication.translate("ToolCallModel", "⚠ injection?"))
-        return " ".join(flags)
+    Args:
+        status: A ``CallRecord.status``.
+        palette: The palette drawn on (default the application's, which
+            ``desktop.theme`` sets to the light or the dark one).
+    """
+    if palette is None:
+        palette = QGuiApplication.palette()
+    dark = palette.color(QPalette.ColorRole.Base).lightness() < 128
+    return QColor((DARK_STATUS_COLORS if dark else STATUS_COLORS).get(status, "#808080"))
 
 
-class ToolCallModel(QAbstractTableModel):
-    """Tool-call rows of a pane, in the order the model asked for them."""
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ToolCallModel", text)
+
+
+def arguments_summary(call: CallRecord) -> str:
+    """The arguments on one line for people: ``value · key: value``.
+
+    The first argument (the question, the SQL, the document number) is shown
+    bare; later ones with their name. Whitespace runs collapse.
+    """
+    parts = []
+    for position, (key, value) in enumerate(call.arguments.items()):
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        text = " ".join(str(text).split())
+        parts.append(text if position == 0 else f"{key}: {text}")
+    return " · ".join(parts)
+
+
+def badges(call: CallRecord) -> list[tuple[str, str]]:
+    """Small badges worth a glance: ``(text, colour)``; a plain read has none."""
+    found: list[tuple[str, str]] = []
+    if call.approved is True:
+        found.append((_tr("approved"), BADGE_COLORS["approved"]))
+    elif call.approved is False:
+        found.append((_tr("denied by you"), BADGE_COLORS["refused"]))
+    elif call.decision == "approval_required":
+        found.append((_tr("needs approval"), BADGE_COLORS["approval"]))
+    elif call.decision == "deny":
+        found.append((_tr("refused"), BADGE_COLORS["refused"]))
+    if call.truncated:
+        found.append((_tr("truncated"), BADGE_COLORS["truncated"]))
+    if call.injection_suspected:
+        found.append((_tr("⚠ injection?"), BADGE_COLORS["injection"]))
+    return found
+
+
+def status_text(call: CallRecord, phase: int = 0, turn_status: str = "") -> str:
+    """The status in words.
+
+    Args:
+        call: The call.
+        phase: The spinner's phase (a running call's dots follow it).
+        turn_status: How the call's turn stands; an interrupted call says
+            whether its turn failed or was stopped.
+    """
+    if call.status == "running":
+        return _tr("running") + "." * (phase // 3 % 4)
+    if call.status == "interrupted":
+        return _tr("interrupted: the turn failed") if turn_status == "failed" else _tr("stopped")
+    return {
+        "awaiting_approval": _tr("awaiting approval"),
+        "ok": _tr("ok"),
+        "empty": _tr("empty"),
+        "error": _tr("error"),
+        "denied": _tr("denied"),
+    }.get(call.status, call.status)
+
+
+def metrics_text(call: CallRecord) -> str:
+    """Rows and duration, e.g. ``5 rows · 7 ms`` (empty while running)."""
+    parts = []
+    if call.row_count is not None:
+        parts.append(
+            _tr("1 row") if call.row_count == 1 else _tr("{0} rows").format(call.row_count)
+        )
+    if call.duration_ms is not None:
+        parts.append(f"{call.duration_ms:.0f} ms")
+    return " · ".join(parts)
+
+
+def decision_text(call: CallRecord) -> str:
+    """The runtime's decision, or the person's answer to an approval request."""
+    if call.approved is True:
+        return _tr("approved")
+    if call.approved is False:
+        return _tr("denied by you")
+    return {
+        "allow": _tr("read"),
+        "approval_required": _tr("needs approval"),
+        "deny": _tr("refused"),
+    }.get(call.decision, call.decision)
+
+
+def flags_text(call: CallRecord) -> str:
+    """Flag words: truncated, injection suspected."""
+    flags = []
+    if call.truncated:
+        flags.append(_tr("truncated"))
+    if call.injection_suspected:
+        flags.append(_tr("⚠ injection?"))
+    return " ".join(flags)
+
+
+class _Row(NamedTuple):
+    turn: TurnRecord
+    """The turn the call belongs to."""
+    position: int
+    """Its index in ``turn.calls``."""
+    question: str
+    """The question shown above it ('' unless it is the turn's first call)."""
+
+
+class ToolCallModel(QAbstractListModel):
+    """The calls of a pane's turns, in the order the model asked for them."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._rows: list[ToolCallRow] = []
-        self._by_id: dict[str, int] = {}
-        self._phase = 0
+        self._rows: list[_Row] = []
+        self._turn: TurnRecord | None = None
+        self._turn_start = 0
         self._question = ""
+        self._phase = 0
         self._ticker = QTimer(self)
         self._ticker.setInterval(100)
         self._ticker.timeout.connect(self._tick)
@@ -233,169 +236,103 @@ class ToolCallModel(QAbstractTableModel):
         """Number of calls."""
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
-        """Number of columns."""
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        """Column titles."""
-        if role != Qt.ItemDataRole.DisplayRole:
-            return None
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(COLUMNS):
-            return {
-                "tool": QCoreApplication.translate("ToolCallModel", "Tool"),
-                "arguments": QCoreApplication.translate("ToolCallModel", "Arguments"),
-                "status": QCoreApplication.translate("ToolCallModel", "Status"),
-                "duration": QCoreApplication.translate("ToolCallModel", "Time"),
-                "rows": QCoreApplication.translate("ToolCallModel", "Rows"),
-                "decision": QCoreApplication.translate("ToolCallModel", "Decision"),
-                "flags": QCoreApplication.translate("ToolCallModel", "Flags"),
-            }[COLUMNS[section]]
-        if orientation == Qt.Orientation.Vertical and 0 <= section < len(self._rows):
-            return str(section + 1)
-        return None
-
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        """Cell data."""
+        """A call's fields by role (see the ``ROLE_`` constants)."""
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
-        if not 0 <= index.column() < len(COLUMNS):
-            return None
         row = self._rows[index.row()]
-        column = COLUMNS[index.column()]
+        call = row.turn.calls[row.position]
         if role == ROLE_CALL:
-            return row
+            return call
         if role == ROLE_PHASE:
             return self._phase
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(row, column)
+            return call.tool
+        if role == ROLE_QUESTION:
+            return row.question
+        if role == ROLE_STATUS_TEXT:
+            return status_text(call, self._phase, row.turn.status)
+        if role == ROLE_METRICS:
+            return metrics_text(call)
+        if role == ROLE_BADGES:
+            return badges(call)
+        if role == ROLE_SECOND_LINE:
+            if call.error and call.status in ("error", "denied"):
+                return call.error
+            return arguments_summary(call)
+        if role == ROLE_DECISION:
+            return decision_text(call)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return status_color(call.status)
         if role == Qt.ItemDataRole.ToolTipRole:
-            if column == "arguments":
-                return json.dumps(row.arguments, ensure_ascii=False, indent=2)
-            if column == "status" and row.error:
-                return row.error
-            return row.preview or None
-        if role == Qt.ItemDataRole.ForegroundRole and column == "status":
-            return QColor(STATUS_COLORS.get(row.status, "#000000"))
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in ("duration", "rows"):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            arguments = json.dumps(call.arguments, ensure_ascii=False, indent=2)
+            note = call.error or call.preview
+            return f"{note}\n\n{arguments}" if note else arguments
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            parts = [call.tool, status_text(call, 0, row.turn.status), metrics_text(call)]
+            return ", ".join(p for p in parts if p)
         return None
-
-    def _display(self, row: ToolCallRow, column: str) -> str:
-        if column == "tool":
-            return row.tool
-        if column == "arguments":
-            return row.arguments_text()
-        if column == "status":
-            return row.status_text(self._phase)
-        if column == "duration":
-            return "" if row.duration_ms is None else f"{row.duration_ms:.0f} ms"
-        if column == "rows":
-            return "" if row.row_count is None else str(row.row_count)
-        if column == "decision":
-            return row.decision_text()
-        return row.flags_text()
 
     # Python API -----------------------------------------------------------
     @property
-    def calls(self) -> list[ToolCallRow]:
-        """The rows, in order."""
-        return list(self._rows)
+    def calls(self) -> list[CallRecord]:
+        """The calls shown, in order."""
+        return [row.turn.calls[row.position] for row in self._rows]
 
-    def _row_changed(self, position: int, first: str = "tool", last: str = "arguments") -> None:
-        self.dataChanged.emit(
-            self.index(position, COLUMNS.index(first)), self.index(position, COLUMNS.index(last))
-        )
+    def question_at(self, row: int) -> str:
+        """The question shown above row ``row`` ('' when it is not a turn's first call)."""
+        return self._rows[row].question if 0 <= row < len(self._rows) else ""
 
-    def begin_turn(self, question: str) -> None:
-        """The next calls answer this question (its first call is shown under it)."""
-        self._question = question
+    def turn_status_at(self, row: int) -> str:
+        """How the turn of row ``row`` stands (``TurnRecord.status``; '' for no row)."""
+        return self._rows[row].turn.status if 0 <= row < len(self._rows) else ""
 
-    def _new_row(self, row: ToolCallRow) -> ToolCallRow:
-        row.question, self._question = self._question, ""
-        return row
+    def begin_turn(self, turn: TurnRecord, question: str) -> None:
+        """The calls of ``turn`` follow (its first one is shown under ``question``)."""
+        self._turn, self._turn_start, self._question = turn, len(self._rows), question
 
-    def start_call(self, event: ToolCallStarted) -> None:
-        """A call began."""
-        position = len(self._rows)
-        self.beginInsertRows(QModelIndex(), position, position)
-        self._rows.append(
-            self._new_row(
-                ToolCallRow(event.call_id, event.tool, dict(event.arguments), event.decision)
-            )
-        )
-        self._by_id[event.call_id] = position
-        self.endInsertRows()
-        self._update_ticker()
-
-    def await_approval(self, call_id: str) -> None:
-        """The call waits for a person."""
-        position = self._by_id.get(call_id)
-        if position is None:
-            return
-        self._rows[position].status = "awaiting"
-        self._row_changed(position, "status", "status")
-        self._update_ticker()
-
-    def resolve_approval(self, event: ApprovalResolved) -> None:
-        """A person answered the call's approval request."""
-        position = self._by_id.get(event.call_id)
-        if position is None:
-            return
-        row = self._rows[position]
-        row.approval, row.approval_reason = event.approved, event.reason
-        if row.status == "awaiting":
-            row.status = "running"
-        self._row_changed(position, "status", "decision")  # contiguous: status..decision
-        self._update_ticker()
-
-    def finish_call(self, event: ToolCallFinished) -> None:
-        """A call ended."""
-        position = self._by_id.get(event.call_id)
-        if position is None:  # a finish without a start still deserves a row
-            position = len(self._rows)
-            self.beginInsertRows(QModelIndex(), position, position)
-            self._rows.append(self._new_row(ToolCallRow(event.call_id, event.tool, {}, "allow")))
-            self._by_id[event.call_id] = position
-            self.endInsertRows()
-        row = self._rows[position]
-        row.status = event.status
-        row.duration_ms = event.duration_ms
-        row.row_count = event.row_count
-        row.preview = event.preview
-        row.result = event.result
-        row.truncated = event.truncated
-        row.injection_suspected = event.injection_suspected
-        row.error = event.error
-        self._row_changed(position)
-        self._update_ticker()
-
-    def abandon_running(self, failed: bool = False) -> None:
-        """A stopped (or failed) turn leaves no call spinning forever.
+    def apply(self, change: Change) -> None:
+        """Show what folding an event into the current turn changed.
 
         Args:
-            failed: The turn failed rather than being stopped by the person.
+            change: What ``TurnRecord.apply`` returned: a new or changed call
+                gets its row inserted or repainted; the turn's end repaints the
+                calls it interrupted.
         """
-        reason = (
-            QCoreApplication.translate("ToolCallModel", "interrupted: the turn failed")
-            if failed
-            else QCoreApplication.translate("ToolCallModel", "stopped")
-        )
-        for position, row in enumerate(self._rows):
-            if row.status in ("running", "awaiting"):
-                row.status = "error"
-                row.error = reason
-                self._row_changed(position)
+        turn = self._turn
+        if turn is None:
+            return
+        what, index = change
+        if what == "call" and index is not None:
+            position = self._turn_start + index
+            if position == len(self._rows):
+                self.beginInsertRows(QModelIndex(), position, position)
+                self._rows.append(_Row(turn, index, "" if index else self._question))
+                self.endInsertRows()
+            elif position < len(self._rows):
+                cell = self.index(position)
+                self.dataChanged.emit(cell, cell)
+        elif what == "status" and turn.finished and len(self._rows) > self._turn_start:
+            self.dataChanged.emit(self.index(self._turn_start), self.index(len(self._rows) - 1))
+        else:
+            return
+        self._update_ticker()
+
+    def add_turn(self, turn: TurnRecord, question: str) -> None:
+        """Show a finished turn's calls at once (a saved conversation)."""
+        self.begin_turn(turn, question)
+        if turn.calls:
+            first = len(self._rows)
+            self.beginInsertRows(QModelIndex(), first, first + len(turn.calls) - 1)
+            self._rows.extend(_Row(turn, n, "" if n else question) for n in range(len(turn.calls)))
+            self.endInsertRows()
         self._update_ticker()
 
     def clear(self) -> None:
         """Forget every call (new chat)."""
         self.beginResetModel()
         self._rows.clear()
-        self._by_id.clear()
-        self._question = ""
+        self._turn, self._turn_start, self._question = None, 0, ""
         self.endResetModel()
         self._update_ticker()
 
@@ -404,13 +341,20 @@ class ToolCallModel(QAbstractTableModel):
         if 0 <= position < len(self._rows):
             self.beginRemoveRows(QModelIndex(), position, len(self._rows) - 1)
             del self._rows[position:]
-            self._by_id = {row.call_id: n for n, row in enumerate(self._rows)}
             self.endRemoveRows()
-        self._question = ""
+        self._turn, self._turn_start, self._question = None, len(self._rows), ""
         self._update_ticker()
 
+    def _live_rows(self) -> list[int]:
+        # calls of earlier turns have ended (a turn's end interrupts its open calls)
+        return [
+            n
+            for n in range(self._turn_start, len(self._rows))
+            if self._rows[n].turn.calls[self._rows[n].position].status in LIVE
+        ]
+
     def _update_ticker(self) -> None:
-        running = any(row.status in ("running", "awaiting") for row in self._rows)
+        running = bool(self._live_rows())
         if running and not self._ticker.isActive():
             self._ticker.start()
         elif not running and self._ticker.isActive():
@@ -418,9 +362,9 @@ class ToolCallModel(QAbstractTableModel):
 
     def _tick(self) -> None:
         self._phase = (self._phase + 1) % PHASES
-        for position, row in enumerate(self._rows):
-            if row.status in ("running", "awaiting"):
-                # the panel's delegate draws a whole call in column 0 (the
-                # rest are hidden): repaint only that cell of a running row
-                cell = self.index(position, 0)
-                self.dataChanged.emit(cell, cell, [ROLE_PHASE])
+        live = self._live_rows()
+        for position in live:
+            cell = self.index(position)
+            self.dataChanged.emit(cell, cell, [ROLE_PHASE, ROLE_STATUS_TEXT])
+        if not live:
+            self._ticker.stop()

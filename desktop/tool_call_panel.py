@@ -24,36 +24,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.tool_call_delegate import (
-    DARK_STATUS_COLORS,
-    ModelIndex,
-    ToolCallDelegate,
-    status_color,
-)
-from desktop.tool_call_detail import (
-    LEADING_COLUMNS,
-    ToolCallDetail,
-    arguments_text,
-    describe_call,
-    result_table,
-)
-from desktop.tool_call_model import COLUMNS, ROLE_CALL
+from desktop.tool_call_delegate import ToolCallDelegate
+from desktop.tool_call_detail import ToolCallDetail
+from desktop.tool_call_model import ROLE_CALL, ROLE_QUESTION
 
 if TYPE_CHECKING:
-    from desktop.tool_call_model import ToolCallModel, ToolCallRow
-
-__all__ = [
-    "DARK_STATUS_COLORS",
-    "LEADING_COLUMNS",
-    "ModelIndex",
-    "ToolCallDelegate",
-    "ToolCallDetail",
-    "ToolCallPanel",
-    "arguments_text",
-    "describe_call",
-    "result_table",
-    "status_color",
-]
+    from agent_core.record import CallRecord
+    from desktop.tool_call_model import ToolCallModel
 
 
 class ToolCallPanel(QWidget):
@@ -62,7 +39,12 @@ class ToolCallPanel(QWidget):
     def __init__(self, model: ToolCallModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = model
+        # A one-column table over the list model, not a QListView: its vertical
+        # header gives every row a fixed height, set once when the row is
+        # inserted, where a list view measures rows again as they change (a
+        # stall with hundreds of streamed calls).
         self.table = QTableView(self)
+        """The calls, one delegate-drawn row each."""
         self.table.setModel(model)
         self.table.setAccessibleName(self.tr("Tool calls"))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -75,16 +57,12 @@ class ToolCallPanel(QWidget):
         self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.table.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.delegate = ToolCallDelegate(self.table)
-        self.table.setItemDelegateForColumn(0, self.delegate)
-        for column in range(1, len(COLUMNS)):  # the delegate draws every field in column 0
-            self.table.setColumnHidden(column, True)
+        self.table.setItemDelegate(self.delegate)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.verticalHeader().setDefaultSectionSize(
             QFontMetrics(self.font()).height() * 2 + ToolCallDelegate.PADDING * 2 + 4
         )
-        # A question's first call is taller: it shows the question the calls answer.
-        # Its height is set once, when it is inserted (ResizeToContents would measure
-        # every row again on every streamed change: a stall with hundreds of calls).
+        # a question's first call is taller: it shows the question the calls answer
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         model.rowsInserted.connect(self._size_new_rows)
         self.empty_label = QLabel(
@@ -143,8 +121,7 @@ class ToolCallPanel(QWidget):
     def _size_new_rows(self, _parent: Any, first: int, last: int) -> None:
         header = self.table.verticalHeader()
         for row in range(first, last + 1):
-            call = self.model.index(row, 0).data(ROLE_CALL)
-            if call is not None and call.question:
+            if self.model.index(row, 0).data(ROLE_QUESTION):
                 extra = self.delegate.header_height(QFontMetrics(self.table.font()))
                 header.resizeSection(row, header.defaultSectionSize() + extra)
 
@@ -163,17 +140,20 @@ class ToolCallPanel(QWidget):
         self.empty_label.setVisible(self.model.rowCount() == 0)
         self.empty_label.setGeometry(self.table.viewport().rect().adjusted(12, 12, -12, -12))
 
-    def selected_call(self) -> ToolCallRow | None:
-        """The call whose detail is shown."""
+    def selected_row(self) -> int:
+        """The row of the call whose detail is shown (-1: none)."""
         rows = self.table.selectionModel().selectedRows()
-        return rows[0].data(ROLE_CALL) if rows else None
+        return rows[0].row() if rows else -1
+
+    def selected_call(self) -> CallRecord | None:
+        """The call whose detail is shown."""
+        row = self.selected_row()
+        return None if row < 0 else self.model.index(row, 0).data(ROLE_CALL)
 
     def _show_selected(self, *_: QItemSelection) -> None:
         call = self.selected_call()
-        self._shown = (
-            None if call is None else (call.status, call.approval, len(call.result), call.error)
-        )
-        self.detail.show_call(call)
+        self._shown = None if call is None else self._key(call)
+        self.detail.show_call(call, self.model.turn_status_at(self.selected_row()))
         # the detail takes room only once there is a call to show: until then the
         # list gets the whole height (in a split pane it had room for two rows)
         self.detail.setVisible(call is not None)
@@ -182,7 +162,12 @@ class ToolCallPanel(QWidget):
         call = self.selected_call()
         if call is None:
             return
-        key = (call.status, call.approval, len(call.result), call.error)
+        key = self._key(call)
         if call is not self.detail.call or key != self._shown:
             self._shown = key
-            self.detail.show_call(call)
+            self.detail.show_call(call, self.model.turn_status_at(self.selected_row()))
+
+    def _key(self, call: CallRecord) -> tuple[Any, ...]:
+        """What the detail shows of a call that can still change."""
+        turn = self.model.turn_status_at(self.selected_row())
+        return (call.status, call.approved, len(call.result), call.error, turn)

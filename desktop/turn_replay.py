@@ -1,116 +1,74 @@
 """A saved turn shown again: question, tool calls, answer with citations, and how it ended.
 
 The history keeps every event of a turn (``agent_core.events.event_to_dict``);
-replaying rebuilds the same events and feeds them to the pane's models, so a
-restored turn looks like it did when it ran: its calls under its question, its
-citations as chips, and a stopped or failed turn marked as such (not as an answer).
+replaying folds them into a ``TurnRecord`` (``TurnRecord.from_dicts``, the same
+fold as a live turn) and shows that record, so a restored turn looks like it
+did when it ran: its calls under its question, its citations as chips, and a
+stopped or failed turn marked as such (not as an answer). Rows saved by older
+versions load too: unknown event kinds and fields are skipped, and a turn saved
+before events kept its answer shows the answer column.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
-from agent_core.events import Citation, ToolCallFinished, ToolCallStarted
-from desktop.verbatim import tool_values_of_events
+from agent_core.record import TurnRecord
+from desktop.verbatim import tool_values
 
 if TYPE_CHECKING:
-    from desktop.history_store import TurnRecord
+    from desktop.history_store import TurnRecord as SavedTurn
     from desktop.persona_pane import PaneResult, PersonaPane
 
 
-def _event(cls: type[Any], data: dict[str, Any]) -> Any:
-    """An event dataclass from its dict (keys it does not know are left out)."""
-    known = {f.name for f in dataclasses.fields(cls)}
-    return cls(**{k: v for k, v in data.items() if k in known})
-
-
-def citations_of(data: dict[str, Any]) -> tuple[Citation, ...]:
-    """The citations of an ``answer_finished`` event dict."""
-    found = []
-    for cite in data.get("citations") or []:
-        if isinstance(cite, dict) and cite.get("doc_no"):
-            found.append(
-                Citation(str(cite["doc_no"]), cite.get("version"), cite.get("effective_from"))
-            )
-    return tuple(found)
-
-
-def replay_turn(pane: PersonaPane, record: TurnRecord) -> PaneResult:
+def replay_turn(pane: PersonaPane, saved: SavedTurn) -> PaneResult:
     """Show one saved turn in a pane and return it as a finished ``PaneResult``.
 
     Args:
         pane: The pane (its transcript and tool calls get the turn's rows).
-        record: The saved turn.
+        saved: The turn as the history store keeps it.
 
     Returns:
         The turn as the pane keeps it (for history pairs, regenerate, export).
     """
     from desktop.persona_pane import PaneResult
 
+    record = TurnRecord.from_dicts(saved.events, persona=saved.persona, question=saved.question)
+    record.persona, record.elapsed_ms = saved.persona, saved.elapsed_ms
+    if not record.finished:
+        # saved without its final event (older versions, a crash): the row's
+        # status says how it ended, and no call of it still runs
+        if saved.status == "answered":
+            record.status, record.answer = "answered", record.answer or saved.answer
+        elif saved.status in ("failed", "cancelled"):
+            record.status = "failed" if saved.status == "failed" else "cancelled"
+        for call in record.calls:
+            if not call.finished:
+                call.status = "interrupted"
     result = PaneResult(
-        record.persona,
-        record.question,
-        answer=record.answer,
-        status=record.status,
-        started_at=record.started_at,
-        elapsed_ms=record.elapsed_ms,
-        events=list(record.events),
+        record,
+        saved.question,
+        started_at=saved.started_at,
         saved=True,
-        conversation_id=record.conversation_id,
-        turn_id=record.id,
+        conversation_id=saved.conversation_id,
+        turn_id=saved.id,
         row_start=pane.transcript.rowCount(),
         tool_start=pane.tools.rowCount(),
     )
-    pane.transcript.add_question(record.question)
-    pane.tools.begin_turn(record.question)
-    answered = False
-    for data in record.events:
-        kind = data.get("kind")
-        if kind == "tool_call_started":
-            pane.tools.start_call(_event(ToolCallStarted, data))
-        elif kind == "tool_call_finished":
-            pane.tools.finish_call(_event(ToolCallFinished, data))
-        elif kind == "approval_resolved":
-            pane.tools.resolve_approval(_resolved(data))
-        elif kind == "answer_finished":
-            pane.transcript.add_answer(
-                str(data.get("text") or record.answer),
-                citations_of(data),
-                tool_values_of_events(record.events),
-            )
-            answered = True
-        elif kind == "turn_failed":
-            result.message = str(data.get("message") or "")
-            pane.transcript.add_notice(
-                pane.failure_notice(str(data.get("failure") or "model"), result.message)
-            )
-        elif kind == "turn_cancelled":
-            pane.transcript.add_notice(QCoreApplication.translate("PersonaPane", "Stopped."))
-    if not answered and record.status == "answered" and record.answer:
-        pane.transcript.add_answer(record.answer)  # saved before events kept the answer
-    elif not answered and record.status not in ("answered", "failed", "cancelled"):
-        pane.transcript.add_notice(f"({record.status})")
-    pane.tools.abandon_running(failed=record.status == "failed")
-    result.tools = [
-        {
-            "tool": call.tool,
-            "arguments": call.arguments,
-            "status": call.status,
-            "row_count": call.row_count,
-            "duration_ms": call.duration_ms,
-            "decision": call.decision,
-            "approved": call.approval,
-        }
-        for call in pane.tools.calls[result.tool_start :]
-    ]
+    pane.transcript.add_question(saved.question)
+    pane.tools.add_turn(record, saved.question)
+    if record.status == "answered":
+        text = record.answer or saved.answer
+        verbatim = tool_values(call.result for call in record.calls)
+        pane.transcript.add_answer(text, record.citations, verbatim)
+    elif record.failure is not None:
+        failure = record.failure
+        pane.transcript.add_notice(pane.failure_notice(failure.failure, failure.message))
+    elif record.status == "cancelled":
+        pane.transcript.add_notice(QCoreApplication.translate("PersonaPane", "Stopped."))
+    elif record.status != "failed":
+        pane.transcript.add_notice(f"({saved.status})")
     pane.transcript.set_footer(pane.footer_text(result))
     return result
-
-
-def _resolved(data: dict[str, Any]) -> Any:
-    from agent_core.events import ApprovalResolved
-
-    return _event(ApprovalResolved, data)

@@ -141,13 +141,13 @@ def test_write_waits_for_the_approval_dialog(qtbot: Any, live_window: Any, appro
     assert dialog.request.persona == "park"
     assert dialog.request.tool == "request_regulation_revision"
     call = pane.tools.calls[-1]
-    assert call.status == "awaiting"
+    assert call.status == "awaiting_approval"
     with qtbot.waitSignal(pane.turn_finished, timeout=30000) as blocker:
         (dialog.approve_button if approve else dialog.deny_button).click()
     result = blocker.args[0]
     assert result.status == "answered"
     write = next(c for c in pane.tools.calls if c.tool == "request_regulation_revision")
-    assert write.approval is approve
+    assert write.approved is approve
     assert (write.status == "denied") is (not approve)
 
 

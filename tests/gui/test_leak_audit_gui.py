@@ -4,9 +4,10 @@ Two personas are logged in side by side and every scenario and adversarial
 question is asked of both at once ("ask all"). After each turn the audit
 searches, for each pane, that pane's persona's canaries in:
 
-* the tool-call panel: every row × column of the model for the display and
-  tooltip roles, the whole ``ToolCallRow`` (``ROLE_CALL``), and the expanded
-  full result the panel shows when a row is selected;
+* the tool-call panel: every row of the model for every text role
+  (``TEXT_ROLES``) and the badges, the whole ``CallRecord`` (``ROLE_CALL``,
+  payload included), and the expanded full result the panel shows when a row
+  is selected;
 * the transcript (chat) model, every row, plain text and HTML.
 
 Shared surfaces hold both panes' data, so the forbidden set is what *neither*
@@ -32,7 +33,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -99,19 +99,16 @@ def fast_endpoints() -> Iterator[Any]:
 
 def pane_surface(pane: Any) -> str:
     """Everything a pane shows: tool panel (all roles, expanded results) and chat rows."""
-    from PySide6.QtCore import Qt
-
-    from desktop.tool_call_model import ROLE_CALL
+    from desktop.tool_call_model import ROLE_BADGES, ROLE_CALL, TEXT_ROLES
 
     parts: list[str] = []
     model = pane.tools
-    roles = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)
     for row in range(model.rowCount()):
-        for column in range(model.columnCount()):
-            index = model.index(row, column)
-            parts.extend(str(model.data(index, role)) for role in roles)
-        call = model.data(model.index(row, 0), ROLE_CALL)
-        parts.append(json.dumps(asdict(call), ensure_ascii=False, default=str))
+        index = model.index(row, 0)
+        parts.extend(str(model.data(index, role)) for role in TEXT_ROLES)
+        parts.append(str(model.data(index, ROLE_BADGES)))
+        call = model.data(index, ROLE_CALL)
+        parts.append(json.dumps(call.to_dict(), ensure_ascii=False, default=str))
         pane.tool_panel.table.selectRow(row)
         parts.append(pane.tool_panel.detail.toPlainText())
     transcript = pane.transcript

@@ -101,12 +101,12 @@ def test_approval_dialog_approve_lets_the_write_run(qtbot: Any, window_factory: 
     window, pane = _approval_window(qtbot, window_factory)
     dialog = window.approval_dialogs[0]
     assert dialog.isVisible()
-    assert pane.tools.calls[0].status == "awaiting"
+    assert pane.tools.calls[0].status == "awaiting_approval"
     assert dialog.request.idempotency_key == "key-123"
     with qtbot.waitSignal(pane.turn_finished, timeout=10000) as blocker:
         dialog.approve_button.click()
     assert blocker.args[0].answer == "요청했습니다."
-    assert pane.tools.calls[0].approval is True
+    assert pane.tools.calls[0].approved is True
     assert pane.tools.calls[0].status == "ok"
 
 
@@ -118,7 +118,7 @@ def test_approval_dialog_deny_sends_the_reason(qtbot: Any, window_factory: Any) 
         dialog.deny_button.click()
     assert "검토 후 다시" in blocker.args[0].answer
     assert pane.tools.calls[0].status == "denied"
-    assert pane.tools.calls[0].approval is False
+    assert pane.tools.calls[0].approved is False
 
 
 def test_stop_while_awaiting_approval_ends_the_turn(qtbot: Any, window_factory: Any) -> None:
@@ -160,7 +160,7 @@ def test_stale_approval_dialog_cannot_approve_the_next_turns_write(
         current.deny_button.click()
     assert "보류" in blocker.args[0].answer
     write = next(c for c in pane.tools.calls if c.call_id == "w2")
-    assert write.approval is False and write.status == "denied"
+    assert write.approved is False and write.status == "denied"
 
 
 def test_turn_worker_ignores_an_answer_for_another_call() -> None:
