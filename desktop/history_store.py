@@ -14,15 +14,19 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 
+from desktop.tasks import TaskLane, run_in_background
+
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
+
+    from desktop.tasks import Job
 
 CACHE_KIB = 256
 """SQLite page cache per connection (KiB). The default (2 MB) only grows with
@@ -228,7 +232,9 @@ class HistoryStore:
         self._lock = threading.Lock()
         self._open_error: BaseException | None = None
         self._conn: sqlite3.Connection | None = None
-        self._pool: ThreadPoolExecutor | None = None
+        # one thread, in submission order; not a daemon, so the interpreter
+        # finishes a queued turn before it exits
+        self._writes = TaskLane("regdesk-history", daemon=False)
         self._queued: list[Future[int]] = []
         self._closed = False
         self._fts = False
@@ -391,7 +397,7 @@ class HistoryStore:
             The future row id.
         """
 
-        def write() -> int:
+        def write(_: Job) -> int:
             try:
                 turn_id = self.append_turn(
                     persona,
@@ -413,9 +419,7 @@ class HistoryStore:
 
         with self._lock:
             if not self._closed:
-                if self._pool is None:
-                    self._pool = ThreadPoolExecutor(1, thread_name_prefix="regdesk-history")
-                future = self._pool.submit(write)
+                future = run_in_background(write, name="regdesk-history", lane=self._writes).future
                 self._queued = [f for f in self._queued if not f.done()]
                 self._queued.append(future)
                 return future
@@ -631,11 +635,9 @@ class HistoryStore:
         """
         with self._lock:
             self._closed = True
-            pool, self._pool = self._pool, None
             self._queued = []
         # outside the lock: the writer thread takes it for every queued turn
-        if pool is not None:
-            pool.shutdown(wait=True)
+        self._writes.join()
         with self._lock:
             if self._conn is not None:
                 self._conn.close()

@@ -141,7 +141,7 @@ class Task(Generic[T]):
         try:
             result = self._fn(Job(self))
         except BaseException as exc:  # crosses to on_failed as data, never a silent death
-            if self._on_failed is None:
+            if self._gui and self._on_failed is None:  # nobody would hear of it
                 _log.error("background task %s failed", self.name, exc_info=exc)
             self.future.set_exception(exc)
         else:
@@ -344,7 +344,8 @@ def run_in_background(
         fn: The job. It may check ``job.cancel`` and call ``job.report(item)``.
         name: The thread's name (a lane's threads take the lane's).
         on_done: Called with the result.
-        on_failed: Called with the exception (without it, the failure is logged).
+        on_failed: Called with the exception (a task with GUI callbacks but without
+            this logs it; otherwise ``future`` holds it).
         on_progress: Called with the items reported since its last call, oldest
             first, always before ``on_done`` / ``on_failed``.
         on_orphaned: Called with the result instead of ``on_done`` when the task was
