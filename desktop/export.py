@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 
-from agent_core.events import usage_to_dict
 from agent_core.record import TurnRecord as Record
 from desktop.verbatim import escape_markdown, protect_values, tool_values
 
@@ -60,9 +59,14 @@ def _record(saved: TurnRecord) -> Record:
     return Record.from_dicts(saved.events, persona=saved.persona, question=saved.question)
 
 
+def _usage(record: Record) -> dict[str, Any] | None:
+    """The turn's usage as its events store it (``event_to_dict``)."""
+    return dataclasses.asdict(record.usage) if record.usage is not None else None
+
+
 def turn_usage(events: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The turn's token usage and estimated cost, from its answer or failure event."""
-    return usage_to_dict(Record.from_dicts(events).usage)
+    return _usage(Record.from_dicts(events))
 
 
 def _usage_lines(usage: dict[str, Any] | None, label: str) -> list[str]:
@@ -287,7 +291,7 @@ def turn_to_markdown(record: TurnRecord) -> str:
         f"- **{label['Started']}:** {_when(record.started_at)}",
         f"- **{label['Elapsed']}:** {record.elapsed_ms:.0f} ms",
         f"- **{label['Status']}:** {status_word(record.status)}",
-        *_usage_lines(usage_to_dict(folded.usage), label["Tokens"]),
+        *_usage_lines(_usage(folded), label["Tokens"]),
         "",
         f"### {label['Question']}",
         "",
@@ -324,7 +328,7 @@ def turn_to_json(record: TurnRecord) -> str:
         "elapsed_ms": record.elapsed_ms,
         "citations": _citations(folded),
         "tool_calls": [call_summary(call) for call in folded.calls],
-        "usage": usage_to_dict(folded.usage),
+        "usage": _usage(folded),
         "events": record.events,
     }
     return json.dumps(document, ensure_ascii=False, indent=2, default=str) + "\n"

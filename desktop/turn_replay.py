@@ -39,14 +39,14 @@ def replay_turn(pane: PersonaPane, saved: SavedTurn) -> PaneResult:
     record.persona, record.elapsed_ms = saved.persona, saved.elapsed_ms
     if not record.finished:
         # saved without its final event (older versions, a crash): the row's
-        # status says how it ended, and no call of it still runs
+        # status says how it ended
         if saved.status == "answered":
             record.status, record.answer = "answered", record.answer or saved.answer
         elif saved.status in ("failed", "cancelled"):
             record.status = "failed" if saved.status == "failed" else "cancelled"
-        for call in record.calls:
-            if not call.finished:
-                call.status = "interrupted"
+    for call in record.calls:  # a saved turn is over: none of its calls still runs
+        if not call.finished:
+            call.status = "interrupted"
     result = PaneResult(
         record,
         saved.question,
