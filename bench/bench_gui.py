@@ -279,7 +279,7 @@ def _stop_once(pane: Any) -> float | None:
 def stop_latency(runs: int) -> dict[str, Any]:
     """Milliseconds from Stop to the pane's turn ending, real services, paced model."""
     from bench.embedded_window import open_window
-    from desktop.main_window import demo_passwords
+    from desktop.demo_personas import demo_passwords
 
     services, window = open_window(0.02)
     passwords = demo_passwords(services.ground_truth)

@@ -19,7 +19,8 @@ def open_window(pace_s: float, personas: tuple[str, ...] = ()) -> tuple[Any, Any
 
     from agent_core.config import OFFLINE_MODEL_NAME, Endpoints
     from desktop.app import ensure_app
-    from desktop.main_window import MainWindow, demo_passwords
+    from desktop.demo_personas import demo_passwords
+    from desktop.main_window import MainWindow
     from desktop.services import FixedEndpoints
     from embedded.launcher import start_embedded
 

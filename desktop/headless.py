@@ -151,7 +151,7 @@ def drive(window: MainWindow, options: argparse.Namespace) -> dict[str, Any]:
     Returns:
         ``{"panes": [...], "differences": [...], "screenshot": path or None}``.
     """
-    from desktop.main_window import DEMO_PERSONAS, demo_passwords
+    from desktop.demo_personas import DEMO_PERSONAS, demo_passwords
     from desktop.split_view import result_dict
 
     if not _wait(lambda: window.endpoints is not None, options.timeout):

@@ -34,7 +34,7 @@ from desktop.approval_coordinator import ApprovalCoordinator
 from desktop.chat_history import ChatHistory
 from desktop.demo_personas import DEMO_PERSONAS, demo_passwords
 from desktop.question_edit import QuestionEdit
-from desktop.service_startup import ServiceStarter, start_services
+from desktop.service_startup import start_services
 from desktop.sessions import SessionRegistry
 from desktop.sign_in_placeholder import SignInPlaceholder
 from desktop.window_fit import fit_to_screen
@@ -46,8 +46,6 @@ if TYPE_CHECKING:
     from desktop.persona_pane import PersonaPane
     from desktop.services import ServiceProvider
     from desktop.split_view import SplitCompareView
-
-__all__ = ["DEMO_PERSONAS", "MainWindow", "ServiceStarter", "demo_passwords"]
 
 _gc_frozen = False
 """True once the long-lived heap was frozen out of the collector (once per process)."""
@@ -272,8 +270,8 @@ class MainWindow(QMainWindow):
 
     # services ----------------------------------------------------------------
     def _start_services(self) -> None:
-        self._service_thread, self._starter = start_services(
-            self.provider, self._on_services_ready, self._on_services_failed
+        self._services_task = start_services(
+            self.provider, self._on_services_ready, self._on_services_failed, owner=self
         )
 
     def _on_services_ready(self, endpoints: Endpoints) -> None:
@@ -884,8 +882,10 @@ class MainWindow(QMainWindow):
             pane.stop()
         for pane in self.all_panes():
             pane.shutdown()
-        if self._service_thread.isRunning():
-            self._service_thread.wait(30000)
+        self._services_task.wait(30)
+        evidence = getattr(self, "evidence_dialog", None)
+        if evidence is not None:
+            evidence.wait_fetched()  # it asks through a session closed below
         for session in self.sessions:
             close = getattr(session, "close", None)
             if close is not None:

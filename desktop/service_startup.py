@@ -4,61 +4,44 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal, Slot
+from desktop.tasks import run_in_background
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from PySide6.QtCore import QObject
+
     from agent_core.config import Endpoints
     from desktop.services import ServiceProvider
-
-
-class ServiceStarter(QObject):
-    """Calls ``provider.start()`` in its own thread."""
-
-    ready = Signal(object)
-    """``Endpoints`` once the platform and model are reachable."""
-    failed = Signal(str)
-    """A message when they could not be started."""
-
-    def __init__(self, provider: ServiceProvider) -> None:
-        super().__init__()
-        self._provider = provider
-
-    @Slot()
-    def run(self) -> None:
-        """Start the services; report the endpoints or the failure."""
-        try:
-            self.ready.emit(self._provider.start())
-        except Exception as exc:  # the window shows it; the app keeps running
-            self.failed.emit(f"{type(exc).__name__}: {exc}")
+    from desktop.tasks import Job, Task
 
 
 def start_services(
     provider: ServiceProvider,
     on_ready: Callable[[Endpoints], None],
     on_failed: Callable[[str], None],
-) -> tuple[QThread, ServiceStarter]:
-    """Start the services in a new thread that ends once they are up (or failed).
+    owner: QObject | None = None,
+) -> Task[Endpoints]:
+    """Call ``provider.start()`` in the background (a ``desktop.tasks`` task).
 
     Args:
         provider: What to start.
-        on_ready: Called in the caller's thread with the ``Endpoints``.
-        on_failed: Called in the caller's thread with a message.
+        on_ready: Called in the GUI thread with the ``Endpoints``.
+        on_failed: Called in the GUI thread with a message (the window shows it
+            and keeps running).
+        owner: Once it is deleted, neither is called.
 
     Returns:
-        The running thread (wait on it when closing) and the starter it runs.
+        The task (wait on it when closing).
     """
-    thread = QThread()
-    thread.setObjectName("regdesk-services")
-    starter = ServiceStarter(provider)
-    starter.moveToThread(thread)
-    thread.started.connect(starter.run)
-    # connected before the thread starts, so a fast start is never missed
-    starter.ready.connect(on_ready)
-    starter.failed.connect(on_failed)
-    direct = Qt.ConnectionType.DirectConnection
-    starter.ready.connect(thread.quit, direct)
-    starter.failed.connect(thread.quit, direct)
-    thread.start()
-    return thread, starter
+
+    def start(_: Job) -> Endpoints:
+        return provider.start()
+
+    return run_in_background(
+        start,
+        name="regdesk-services",
+        owner=owner,
+        on_done=on_ready,
+        on_failed=lambda exc: on_failed(f"{type(exc).__name__}: {exc}"),
+    )

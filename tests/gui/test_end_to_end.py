@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from desktop.main_window import demo_passwords
+from desktop.demo_personas import demo_passwords
 
 
 @pytest.fixture

@@ -137,8 +137,8 @@ def test_split_view_surfaces_show_only_what_logged_in_personas_may_see(
     qtbot: Any, window_factory: Any, fast_endpoints: Any, data_dir: Path, pair: tuple[str, str]
 ) -> None:
     from agent_core.approval import ApprovalDecision
+    from desktop.demo_personas import demo_passwords
     from desktop.export import comparison_to_json, comparison_to_markdown
-    from desktop.main_window import demo_passwords
     from desktop.services import FixedEndpoints
 
     truth = fast_endpoints.ground_truth

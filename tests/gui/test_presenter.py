@@ -10,7 +10,7 @@ import pytest
 from gui_scripts import ScriptedSession, scripted_turn
 from PySide6.QtCore import Qt
 
-from desktop.main_window import demo_passwords
+from desktop.demo_personas import demo_passwords
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 

@@ -33,8 +33,9 @@ import json, os, sys
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 from agent_core.config import OFFLINE_MODEL_NAME, Endpoints
 from desktop.app import ensure_app
+from desktop.demo_personas import demo_passwords
 from desktop.headless import _wait
-from desktop.main_window import MainWindow, demo_passwords
+from desktop.main_window import MainWindow
 from desktop.services import FixedEndpoints
 
 ontul, model, truth_path, mode = sys.argv[1:5]
