@@ -173,8 +173,14 @@ def came_back_empty(call_: ToolCall | None) -> bool:
 
 
 def not_found(ctx: Ctx, what: str, source: ToolCall | None = None) -> str:
-    """Say nothing answers ``what``: 'nothing you may see' only when ``source`` came back empty."""
-    if came_back_empty(source):
+    """Say nothing answers ``what``: 'nothing you may see' only when ``source`` came back empty.
+
+    A regulation search that matched no text at all means the regulations do not
+    speak of it (the words of the question are in none of them): that is "not
+    covered", not a question of access. An empty record lookup is what may be
+    withheld from the caller, and says so.
+    """
+    if came_back_empty(source) and source is not None and source.name != "search_regulations":
         return nothing_visible(ctx, what)
     return not_covered(ctx, what)
 
@@ -275,6 +281,71 @@ def hits_about(hits: list[dict[str, Any]], words: list[str]) -> list[dict[str, A
     return found
 
 
+# Words that name a kind of document, not what a question asks about it.
+_GENERIC_PREFIXES = ("규정", "지침", "규칙", "기준", "사규처럼", "규정대", "내용")
+
+
+def content_words(keywords: list[str]) -> list[str]:
+    """The question's words that can tell one article from another (document-kind words out)."""
+    return [w for w in keywords if not w.startswith(_GENERIC_PREFIXES) and len(w) >= 2]
+
+
+def _word_in(word: str, hay: str) -> bool:
+    """True when ``word`` (or, for a longer Korean word, its two-syllable stem) is in ``hay``."""
+    word = squash(word)
+    if word in hay:
+        return True
+    return len(word) >= 3 and "가" <= word[0] <= "힣" and word[:2] in hay
+
+
+def article_score(hit: dict[str, Any], words: list[str]) -> int:
+    """How many of ``words`` an article's title and text mention.
+
+    A word that is a whole word of the article's own title ('긴급' of '긴급 구매')
+    counts twice: that article is about it, not merely mentioning it.
+    """
+    heading = str(hit.get("article_title") or "")
+    hay = squash(f"{hit.get('title') or ''} {heading} {hit.get('text') or ''}")
+    own = {squash(w) for w in heading.split()}
+    return sum(_word_in(w, hay) + (squash(w) in own) for w in words)
+
+
+def best_articles(
+    hits: list[dict[str, Any]], keywords: list[str], limit: int = 2
+) -> list[dict[str, Any]]:
+    """The articles among ``hits`` that speak to the question, best first, or [].
+
+    Retrieval found the hits; the question's own words decide which article answers
+    it. An article counts only when it mentions at least two of the question's
+    content words (the one word, for a one-word question), and only the best-scoring
+    articles are kept, so a neighbouring article is never quoted for the asked one.
+    """
+    words = content_words(keywords)
+    if not words or not hits:
+        return []
+    if len(words) == 1:
+        # One word decides alone only as itself: its stem ('진행' of '진행상태') is no topic.
+        one = squash(words[0])
+        hits = [h for h in hits if one in squash(f"{h.get('article_title')} {h.get('text')}")]
+    need = min(2, len(words))
+    scored = [
+        (article_score(h, words), i, h) for i, h in enumerate(hits) if _distinct(h, words) >= need
+    ]
+    if not scored:
+        return []
+    best = max(s for s, _, _ in scored)
+    chosen = sorted((t for t in scored if t[0] == best), key=lambda t: t[1])
+    return [h for _, _, h in chosen[:limit]]
+
+
+def _distinct(hit: dict[str, Any], words: list[str]) -> int:
+    """How many different question words an article mentions (its title counts no extra)."""
+    hay = squash(
+        f"{hit.get('title') or ''} {hit.get('article_title') or ''} {hit.get('text') or ''}"
+    )
+    return sum(_word_in(w, hay) for w in words)
+
+
 def hits_titled(hits: list[dict[str, Any]], words: list[str]) -> list[dict[str, Any]]:
     """Return the hits whose regulation title contains every title word (best match first)."""
     wanted = [squash(w) for w in words if squash(w) not in ("공지", "안내")] or [
@@ -308,7 +379,9 @@ def days_in(text: str, topic: list[str]) -> int | None:
     # on the subject alone; a sentence that grants something states the entitlement.
     every = [s for s in on_topic if all(squash(w) in squash(s) for w in topic)]
     granting = [s for s in on_topic if any(w in s for w in _GRANT_WORDS)]
-    ordered = every + granting + on_topic + sentences
+    # Only a sentence on the topic states its figure: another sentence's 'N일' is
+    # another rule's (a lodging cap's nights are no settlement deadline).
+    ordered = every + granting + on_topic if topic else sentences
     for sentence in ordered:
         match = _DAYS.search(sentence)
         if match:

@@ -9,6 +9,8 @@ from datetime import date
 
 from embedded.model.lexicon import (
     ALIASES,
+    CUES,
+    EN_SHORTHAND,
     EN_TITLE_WORDS,
     EN_TO_KO,
     LEAVE_TYPES,
@@ -465,6 +467,76 @@ def _language(question: str) -> str:
     hangul = len(re.findall(r"[가-힣]+", prose))
     latin = len(re.findall(r"\b[A-Za-z]{2,}\b", prose))
     return "en" if hangul <= 1 and latin >= 4 else "ko"
+
+
+_EN_TOKEN = re.compile(r"[A-Za-z]+")
+_MIN_TYPO_LEN = 5
+_MAX_TYPO_TOKENS = 80
+
+
+def _english_vocabulary() -> dict[tuple[str, int], set[str]]:
+    """The lexicon's English words, bucketed by first letter and length."""
+    words: set[str] = set()
+    phrases = list(EN_TO_KO) + list(EN_TITLE_WORDS) + [w for c in CUES.values() for w in c]
+    for phrase in phrases:
+        words.update(t for t in _EN_TOKEN.findall(phrase.lower()) if len(t) >= _MIN_TYPO_LEN - 1)
+    buckets: dict[tuple[str, int], set[str]] = {}
+    for word in words:
+        buckets.setdefault((word[0], len(word)), set()).add(word)
+    return buckets
+
+
+_EN_VOCAB = _english_vocabulary()
+_EN_KNOWN = {w for bucket in _EN_VOCAB.values() for w in bucket}
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` differ by one substitution, insertion, deletion or swap."""
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        if len(diff) == 1:
+            return True
+        i = diff[0] if len(diff) == 2 else -1
+        return i >= 0 and diff[1] == i + 1 and a[i] == b[i + 1] and a[i + 1] == b[i]
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    i = 0
+    while i < len(short) and short[i] == long_[i]:
+        i += 1
+    return short[i:] == long_[i + 1 :]
+
+
+def correct_english(question: str) -> str:
+    """Fix casual English the lexicon would miss: shorthand ('biz') and one-letter typos.
+
+    A word of five letters or more that the lexicon does not know becomes the one
+    lexicon word a single edit away ('allowence' → 'allowance'); with none or
+    several, it stays. Linear: each word is compared with the lexicon words of its
+    first letter and a length within one.
+    """
+    if not _EN_TOKEN.search(question):
+        return question
+    out: list[str] = []
+    last = 0
+    for n, match in enumerate(_EN_TOKEN.finditer(question)):
+        if n >= _MAX_TYPO_TOKENS:
+            break
+        word = match.group()
+        lowered = word.lower()
+        fixed = EN_SHORTHAND.get(lowered)
+        if fixed is None and len(lowered) >= _MIN_TYPO_LEN and lowered not in _EN_KNOWN:
+            near = {
+                cand
+                for size in (len(lowered) - 1, len(lowered), len(lowered) + 1)
+                for cand in _EN_VOCAB.get((lowered[0], size), ())
+                if _one_edit(lowered, cand)
+            }
+            fixed = near.pop() if len(near) == 1 else None
+        if fixed is not None:
+            out.append(question[last : match.start()])
+            out.append(fixed)
+            last = match.end()
+    out.append(question[last:])
+    return "".join(out)
 
 
 def extract(question: str) -> Entities:

@@ -47,7 +47,10 @@ def _about_orders(q: str, e: Entities) -> bool:
     if _PO_NO.search(q):
         return True
     lowered = q.lower()
-    orders = any(w in lowered for w in ("purchase order", "발주"))
+    orders = any(
+        w in lowered
+        for w in ("purchase order", "purchase request", "발주", "구매요청", "구매 요청")
+    )
     record = any(
         w in lowered
         for w in ("상태", "status", "대기", "waiting", "pending", "있어", "목록", "list")
@@ -138,7 +141,9 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("impact", lambda q, e: cue(q, "impact")),
     ("derived", lambda q, e: cue(q, "derived")),
     ("related", lambda q, e: cue(q, "related")),
-    ("authority", lambda q, e: cue(q, "authority")),
+    # The authority chain of a document named; '회의록을 업무 처리 근거로 인용할 수
+    # 있어?' asks a rule about citing, not a chain.
+    ("authority", lambda q, e: cue(q, "authority") and _names_regulation(e)),
     ("pending_list", lambda q, e: _pending_anywhere(q, e)),
     # 'version history랑 draft 상태': the history (drafts included) describes the document.
     ("describe", lambda q, e: bool(e.doc_nos or e.title_words) and cue(q, "describe_title")),
@@ -149,14 +154,37 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ),
     ("describe", lambda q, e: bool(e.doc_nos)),
     ("in_force_version", lambda q, e: cue(q, "in_force_version") and not cue(q, "days")),
+    # Who approves a purchase: an amount, or the approver asked for; another
+    # attribute of purchasing (VAT in the amount, an urgent purchase) is an article.
     (
         "ceiling",
-        lambda q, e: _purchase(q) or (e.amount is not None and cue(q, "approval_ceiling")),
+        lambda q, e: (
+            (_purchase(q) and (e.amount is not None or cue(q, "approver_asked")))
+            or (e.amount is not None and cue(q, "approval_ceiling"))
+        ),
     ),
-    ("expense", lambda q, e: cue(q, "expense")),
+    # The expense plan answers lodging caps and claims against them; another
+    # attribute of a trip (its settlement deadline, the daily allowance) is the
+    # article that states it.
+    (
+        "expense",
+        lambda q, e: (
+            cue(q, "expense")
+            and (cue(q, "lodging_cap") or cue(q, "comply") or e.amount is not None)
+        ),
+    ),
     # '남은 거 내년으로 넘어가나' asks the carry-over rule, not the days left.
     ("remaining", lambda q, e: cue(q, "remaining") and not cue(q, "usage") and not _carry(e)),
-    ("usage", lambda q, e: bool(e.emp_nos) or cue(q, "department") or cue(q, "usage")),
+    # A department's leave use; 'how many days a week can my team work from home'
+    # names the team but asks a rule.
+    (
+        "usage",
+        lambda q, e: (
+            bool(e.emp_nos)
+            or (cue(q, "department") and (_names_leave(q) or not _names_regulation(e)))
+            or cue(q, "usage")
+        ),
+    ),
     ("remaining", lambda q, e: cue(q, "remaining") and not _carry(e)),
     # "<name> 육아휴직 사용일수": a named person's leave record, not the rule.
     ("usage", lambda q, e: _names_leave(q) and _record_word(q) and bool(named_people(q))),
@@ -355,6 +383,42 @@ _DOCUMENT_INTENTS = frozenset(
 )
 
 
+# Words that open a sentence continuing the one before: an alternative ('아님') or a
+# pointer back to what it named ('그날', '그거'). Such a piece is no question of its own.
+_CONTINUING = (
+    "아님",
+    "아니면",
+    "아니라면",
+    "그럼",
+    "그러면",
+    "그날",
+    "그때",
+    "그거",
+    "그게",
+    "그건",
+    "그걸",
+    "이때",
+    "있으면",
+    "없으면",
+    "있다면",
+    "없다면",
+    "그 경우",
+    "그런 경우",
+    "or ",
+    "if so",
+    "if any",
+    "if there",
+    "if not",
+    "and if",
+    "what if",
+    "then ",
+)
+
+
+def _continues(piece: str) -> bool:
+    return piece.lower().startswith(_CONTINUING)
+
+
 def split_parts(question: str) -> list[str]:
     """The parts of a multi-part question, or ``[question]``.
 
@@ -381,6 +445,8 @@ def split_parts(question: str) -> list[str]:
             standalone = (
                 bool(named) and intent in _DOCUMENT_INTENTS and intent not in {i for i, _ in seen}
             )
+        if parts and _continues(piece):
+            standalone = False  # '아님 …', '그날이 …': the same question, asked on
         if parts and not (standalone and len(piece) >= 4):
             parts[-1] = f"{parts[-1]} {piece}"
             continue

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from embedded.model import plans_docs, plans_hr, plans_money, plans_people, plans_rules
 from embedded.model.compose import Blocks, Ctx, answer
 from embedded.model.conversation import Turn, read_turn
-from embedded.model.entities import extract
+from embedded.model.entities import correct_english, extract
 from embedded.model.intents import detect_intent, split_parts
 from embedded.model.people import asker_name, named_people
 
@@ -80,6 +80,7 @@ def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
     turn = read_turn(request.messages)
     if len(turn.question) > MAX_QUESTION_CHARS:
         return _too_long(turn.question)
+    turn = replace(turn, question=correct_english(turn.question))
     parts = split_parts(turn.question)
     if len(parts) > 1:
         return _plan_parts(request, turn, parts)

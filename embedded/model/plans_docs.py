@@ -225,6 +225,8 @@ _NOT_APPROVED = ("DRAFT", "IN_REVIEW", "REJECTED", "PENDING")
 
 def _summary(version: dict[str, Any]) -> str:
     return f" ({version.get('summary')})" if version.get("summary") else ""
+
+
 Versions = list[dict[str, Any]]
 
 

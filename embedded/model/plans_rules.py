@@ -9,8 +9,11 @@ from embedded.model.compose import (
     Blocks,
     Ctx,
     answer,
+    article_score,
+    best_articles,
     call,
     cite,
+    content_words,
     date_note,
     days_in,
     days_sentence,
@@ -36,6 +39,8 @@ if TYPE_CHECKING:
 
 _CONTACT_WORDS = ("연락처", "전화", "문의", "담당", "내선", "contact", "phone", "tel")
 _LINE = re.compile(r"[^\n.]+")
+_RULE_ABOUT_DATES = 3
+"""Question words an article must mention to be the rule a dated question asks about."""
 
 
 def search_query(ctx: Ctx) -> str:
@@ -123,8 +128,46 @@ def topic_label(ctx: Ctx) -> str:
     return ctx.ents.title or (ctx.ents.keywords[0] if ctx.ents.keywords else ctx.turn.question)
 
 
-def searched_topic(ctx: Ctx) -> tuple[Blocks | None, list[dict[str, Any]]]:
+def quote_articles(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
+    """Quote the articles that answer the question, each with its citation."""
+    lines = []
+    for hit in hits:
+        citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
+        name = titled(hit, citation, "{title} {citation}")
+        head = f"{hit.get('article_no') or ''} {hit.get('article_title') or ''}".strip()
+        lines.append(f"- {name} {head}: {hit.get('text')}")
+    body = "\n".join(lines)
+    return answer(
+        ctx.t(
+            f"질문에 해당하는 조항입니다.\n{body}",
+            f"The article that answers this:\n{body}",
+        )
+        + date_note(ctx, hits[0])
+    )
+
+
+def article_answer(ctx: Ctx, search: ToolCall | None = None) -> Blocks | None:
+    """Quote the article the search found that speaks to the question, or None.
+
+    Retrieval decides the topic: the main search ran on the question's words, and
+    the article that mentions most of them (at least two) answers it. None when no
+    article speaks to the question: the caller then says honestly it is not covered.
+    """
+    if ctx.ents.title_words or ctx.ents.doc_nos:
+        return None  # a document named and not found is not found: no other one stands in
+    hits = with_titles(ctx, hits_of(search or primary_search(ctx)))
+    best = best_articles(hits, ctx.ents.keywords)
+    return quote_articles(ctx, best) if best else None
+
+
+def searched_topic(
+    ctx: Ctx, quote_fallback: bool = False
+) -> tuple[Blocks | None, list[dict[str, Any]]]:
     """Search first, then return the question's hits, best first.
+
+    With ``quote_fallback``, a search whose hits do not match the topic filter but
+    whose best article speaks to the question quotes that article instead of
+    saying it is not covered.
 
     Returns:
         ``(blocks, [])`` when the plan must emit ``blocks`` now (the search to
@@ -146,6 +189,10 @@ def searched_topic(ctx: Ctx) -> tuple[Blocks | None, list[dict[str, Any]]]:
         step = _before_first_version(ctx, str(as_of(ctx)))
         if step:
             return step, []
+    if not hits and quote_fallback:
+        quoted = article_answer(ctx, search)
+        if quoted:
+            return quoted, []
     if not hits:
         return answer(not_found(ctx, topic_label(ctx), search)), []
     return None, hits
@@ -250,7 +297,7 @@ def coming_changes(ctx: Ctx, doc_no: str, topic: list[str]) -> tuple[Blocks | No
 
 def plan_rule_days(ctx: Ctx) -> Blocks:
     """How many days a rule grants (now, on a past date, and what is about to change)."""
-    blocks, hits = searched_topic(ctx)
+    blocks, hits = searched_topic(ctx, quote_fallback=True)
     if blocks:
         return blocks
     top = hits[0]
@@ -260,12 +307,21 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
     days = days_in(texts, topic)
     citation = cite(ctx, doc_no, top.get("version"), top.get("effective_from"))
     if days is None:
+        stated = article_answer(ctx)
+        if stated:
+            return stated  # the rule states no number of days: what it does say
         return answer(
             ctx.t(
                 f"{citation}을 찾았지만 일수를 명시한 조항은 찾을 수 없습니다: {top.get('text')}",
                 f"I found {citation}, but no article states a number of days: {top.get('text')}",
             )
         )
+    if _confirms(ctx, days):
+        # '반차 2번이면 연차 1일로 치는 거야?': the question states the figure and asks
+        # whether the rule says so; the article answers, not "연차는 1일입니다".
+        stated = article_answer(ctx)
+        if stated:
+            return stated
     when = as_of(ctx)
     if when:
         return _dated_days(ctx, top, days, citation, when)
@@ -304,6 +360,17 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
             "approved and has no effect.",
         )
     return answer(text)
+
+
+_ASKED_DAYS = re.compile(r"(?<![\d월])(\d{1,3})\s*(?:일|days?\b)")
+_HOW_MANY = ("며칠", "몇 일", "몇일", "몇개", "how many", "how long", "얼마")
+
+
+def _confirms(ctx: Ctx, days: int) -> bool:
+    """The question names the very figure the rule states and asks no number of days."""
+    question = ctx.turn.question.lower()
+    named = {int(m.group(1)) for m in _ASKED_DAYS.finditer(question)}
+    return days in named and not any(w in question for w in _HOW_MANY)
 
 
 def approved_not_yet(ctx: Ctx, doc_no: str, version: Any) -> dict[str, Any] | None:
@@ -374,12 +441,18 @@ def _version_effective(ctx: Ctx, top: dict[str, Any], number: int) -> Blocks:
 
 def plan_effective_date(ctx: Ctx) -> Blocks:
     """When a regulation took effect, disclosing a stated/approved date mismatch."""
-    blocks, hits = searched_topic(ctx)
+    blocks, hits = searched_topic(ctx, quote_fallback=True)
     if blocks:
         return blocks
     top = hits[0]
     if ctx.ents.version is not None:
         return _version_effective(ctx, top, ctx.ents.version)
+    if not (ctx.ents.title_words or ctx.ents.doc_nos or as_of(ctx)):
+        # No document named: '부칙의 시행일과 승인일이 다르면 뭘 기준으로 봐?' asks the
+        # rule about effective dates, which the article that speaks of them states.
+        best = best_articles(with_titles(ctx, hits_of(primary_search(ctx))), ctx.ents.keywords)
+        if best and article_score(best[0], content_words(ctx.ents.keywords)) >= _RULE_ABOUT_DATES:
+            return quote_articles(ctx, best)
     citation = cite(ctx, str(top.get("doc_no")), top.get("version"), top.get("effective_from"))
     when = as_of(ctx)
     if when:
@@ -450,12 +523,11 @@ def ranked_articles(ctx: Ctx, hits: list[dict[str, Any]]) -> list[dict[str, Any]
     more of the question's words beyond the subject ('수습기간', '지급일').
     """
     named = {f"제{m.group(1)}조" for m in _ARTICLE_NO.finditer(ctx.turn.question)}
-    words = [squash(w) for w in (ctx.ents.keywords[1:] or ctx.ents.keywords)]
+    words = content_words(ctx.ents.keywords)
 
     def score(hit: dict[str, Any]) -> int:
-        hay = squash(f"{hit.get('article_title') or ''} {hit.get('text') or ''}")
         exact = 100 if str(hit.get("article_no") or "") in named else 0
-        return exact + sum(w in hay for w in words)
+        return exact + article_score({**hit, "title": ""}, words)
 
     return sorted(hits, key=score, reverse=True)
 
@@ -482,6 +554,10 @@ def plan_search(ctx: Ctx) -> Blocks:
         step = _before_first_version(ctx, str(as_of(ctx)))
         if step:
             return step
+    if not hits and not contact:
+        quoted = article_answer(ctx, search)
+        if quoted:
+            return quoted
     if not hits:
         return answer(not_found(ctx, topic_label(ctx), search))
     if contact:

@@ -25,15 +25,22 @@ COVERING = "\n".join(
 )
 
 
-def turn(question: str, result: str | None = None, is_error: bool = False) -> tuple[str, int]:
-    """(final text, tool calls made) for a question whose every search returns ``result``."""
+def turn(
+    question: str,
+    result: str | None = None,
+    is_error: bool = False,
+    tools: list[dict[str, Any]] | None = None,
+) -> tuple[str, int]:
+    """(final text, tool calls made) for a question whose every tool call returns ``result``."""
     messages: list[dict[str, Any]] = [
         {"role": "user", "content": [{"type": "text", "text": question}]}
     ]
     calls = 0
     for _ in range(4):
         blocks = plan_reply(
-            MessagesRequest(model="m", max_tokens=64, messages=messages, system="", tools=TOOLS)
+            MessagesRequest(
+                model="m", max_tokens=64, messages=messages, system="", tools=tools or TOOLS
+            )
         )
         uses = [b for b in blocks if b["type"] == "tool_use"]
         if not uses:
@@ -77,23 +84,34 @@ def test_a_topic_the_regulations_do_not_cover() -> None:
     assert "do not cover" in english and not any(w in english for w in ACCESS_WORDS)
 
 
-def test_an_empty_result_is_nothing_you_may_see() -> None:
+HR_TOOLS = [{"name": "query_hr", "input_schema": {"type": "object"}}]
+EMPTY_ROWS = '{"columns": ["사번", "성명"], "rows": []}'
+
+
+def test_an_empty_regulation_search_is_not_covered() -> None:
+    # No regulation text matched the question's words: the regulations do not speak
+    # of it (sick days), which is no question of access.
     answer, _ = turn("반려동물 돌봄휴가는 며칠이야?", "해당하는 규정을 찾지 못했습니다.")
-    assert "조회 가능한 결과가 없습니다" in answer and "권한" in answer
-    english, _ = turn("How many days of childcare leave can I take?", '{"hits": []}')
-    assert "Nothing came back that you may see" in english
+    assert "다루지 않습니다" in answer and not any(w in answer for w in ACCESS_WORDS)
+    english, _ = turn("How many sick days do we get per year?", '{"hits": []}')
+    assert "do not cover" in english and not any(w in english for w in ACCESS_WORDS)
+
+
+def test_an_empty_record_lookup_is_nothing_you_may_see() -> None:
+    answer, calls = turn("나 구매요청 올린 거 있어?", EMPTY_ROWS, tools=HR_TOOLS)
+    assert calls == 1 and "조회 가능한 결과가 없습니다" in answer and "권한" in answer
 
 
 def test_the_real_platforms_empty_lexical_match_error_means_no_rows() -> None:
     error = 'RuntimeError: SQL parse error: Encountered "WHERE" at line 1, column 88.'
     answer, _ = turn("반려동물 돌봄휴가는 며칠이야?", error, is_error=True)
-    assert "조회 가능한 결과가 없습니다" in answer and "실패" not in answer
+    assert "다루지 않습니다" in answer and "실패" not in answer
 
 
 def test_the_three_are_worded_apart() -> None:
     understood, _ = turn("qzxvwk plmoqj")
     covered, _ = turn("How many days of pet care leave do I get?", COVERING)
-    visible, _ = turn("How many days of childcare leave can I take?", '{"hits": []}')
+    visible, _ = turn("Do I have any purchase orders pending?", EMPTY_ROWS, tools=HR_TOOLS)
     openings = {understood[:30], covered[:30], visible[:30]}
     assert len(openings) == 3
     assert [any(w in a for w in ACCESS_WORDS) for a in (understood, covered, visible)] == [
