@@ -33,6 +33,9 @@ sys.path.insert(0, str(ROOT))
 
 RESULTS = ROOT / "bench" / "results" / "gui.json"
 
+LAST_GAPS: list[float] = []
+"""Timer gaps of the last stall run, in order (for profiling where the stall falls)."""
+
 CHILD_MAIN_WINDOW = r"""
 import os, sys, threading, time
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -180,6 +183,7 @@ def event_loop_stall(deltas: int, tool_events: int) -> dict[str, Any]:
     elapsed = (time.perf_counter() - started) * 1000.0
     ticker.stop()
     gaps = gaps[1:]  # the first tick measures from clock start
+    LAST_GAPS[:] = gaps
     rows = [pane.transcript.rows[-1].text.count("가나") for pane in window.split_view.panes]
     window.shutdown()
     window.close()
@@ -301,6 +305,9 @@ def stop_latency(runs: int) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="fewer runs and turns")
+    parser.add_argument(
+        "--stall-only", action="store_true", help="only the event-loop stall; print, write nothing"
+    )
     options = parser.parse_args()
     data = tempfile.mkdtemp(prefix="regdesk-bench-")
     os.environ["REGDESK_DATA_DIR"] = data
@@ -323,6 +330,8 @@ def main() -> int:
         "the machine shows up as outliers",
     }
     print("stall", results["event_loop_stall"], flush=True)
+    if options.stall_only:
+        return 0
     runs = 2 if options.quick else 7
     app_ms = cold_start("regdesk", runs)
     bare_ms = cold_start("bare", runs)

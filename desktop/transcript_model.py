@@ -1,11 +1,17 @@
 """The conversation of one persona as a list model.
 
-Rows are plain Python objects in a list. A streamed answer grows one row: deltas
-are buffered and flushed at most once per frame (16 ms), and each flush emits
-``dataChanged`` for that one index only (never a reset), so a long answer costs
-the view one relayout and repaint per frame, not one per delta. Every model
-streaming at once (the split view's panes) is flushed by one shared timer tick,
-so two panes cost one layout-and-paint pass per frame, not two.
+Rows are plain Python objects in a list. Each step of a turn (one model call)
+streams its text into a row of its own; a delta emits ``dataChanged`` for that
+one index only (never a reset). The model does not buffer: the turn worker
+already merges a frame's deltas into one event (``desktop.turn_worker``), so a
+long answer costs the view one relayout and repaint per frame, not one per
+delta. When a step ends with tool calls, its row becomes narration; the last
+step's row becomes the answer.
+
+While it streams a row is plain text; a finished answer is rendered from
+Markdown, and the documents its ``AnswerFinished.citations`` name become
+``cite:`` links (the chips): no second reading of the text decides what is
+cited.
 """
 
 from __future__ import annotations
@@ -22,9 +28,9 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     Qt,
-    QTimer,
 )
 
+from agent_core.rules import DOC_NO_RE
 from desktop.verbatim import protect_values
 
 if TYPE_CHECKING:
@@ -45,105 +51,62 @@ ROLE_KEY = Qt.ItemDataRole.UserRole + 5
 ROLE_FOOTER = Qt.ItemDataRole.UserRole + 6
 """A small line under the row: how long the answer took (and more, later)."""
 
-FLUSH_INTERVAL_MS = 16
-"""Longest time a streamed delta waits before it reaches the view."""
-
-CITATION_PATTERN = re.compile(
-    r"\b([A-Z]{2,4}-[A-Z]{3}-\d{3})"
-    r"(?:(\s*)(?:제\s*(\d+)\s*차|[vV]\s?(\d+)\b|version\s+(\d+)))?"
-)
-"""A document number, optionally with a version as 제N차, vN or version N."""
-
 _keys = itertools.count(1)
 
-
-class _FrameFlusher(QObject):
-    """One timer for every streaming model: each tick flushes all of them."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._waiting: dict[int, TranscriptModel] = {}
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(FLUSH_INTERVAL_MS)
-        self._timer.timeout.connect(self._tick)
-
-    def schedule(self, model: TranscriptModel) -> None:
-        self._waiting[id(model)] = model
-        if not self._timer.isActive():
-            self._timer.start()
-
-    def forget(self, model: TranscriptModel) -> None:
-        self.forget_key(id(model))
-
-    def forget_key(self, key: int) -> None:
-        self._waiting.pop(key, None)
-
-    def _tick(self) -> None:
-        waiting, self._waiting = self._waiting, {}
-        for model in waiting.values():
-            model.flush()
-
-
-_flusher: _FrameFlusher | None = None
-
-
-def _frame_flusher() -> _FrameFlusher:
-    global _flusher  # one per GUI thread, made on first use
-    if _flusher is None:
-        _flusher = _FrameFlusher()
-    return _flusher
+CITE_WINDOW = 80
+"""Characters after a document number searched for the version it is cited with."""
 
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
 
-def linkify_citations(text: str) -> str:
-    """Escape text and turn document numbers into ``cite:`` links.
-
-    Args:
-        text: Plain answer text.
-
-    Returns:
-        HTML: ``<a href="cite:HR-REG-003:3">HR-REG-003 제3차</a>``; line breaks kept.
-    """
-    parts: list[str] = []
-    last = 0
-    for match in CITATION_PATTERN.finditer(text):
-        parts.append(html.escape(text[last : match.start()]))
-        doc_no = match.group(1)
-        version = match.group(3) or match.group(4) or match.group(5) or ""
-        label = html.escape(match.group(0))
-        parts.append(f'<a href="cite:{doc_no}:{version}">{label}</a>')
-        last = match.end()
-    parts.append(html.escape(text[last:]))
-    return "".join(parts).replace("\n", "<br>")
-
-
 _CODE_SPAN = re.compile(r"(```.*?```|`[^`\n]*`)", re.DOTALL)
+_NUMBER = re.compile(r"(?<!\d)\d{1,3}(?!\d)")
 _BODY_TAG = re.compile(r"<body[^>]*>")
 _SAFE_LINK_PREFIXES = ("cite:", "https:", "http:")
 """Link schemes a rendered answer may keep; any other link becomes plain text."""
 
 
-def markdown_citations(text: str) -> str:
-    """Turn document numbers into Markdown ``cite:`` links, outside code spans.
+def markdown_citations(text: str, citations: tuple[Citation, ...]) -> str:
+    """Link the documents an answer cites, outside code spans.
+
+    Only documents in ``citations`` (``AnswerFinished.citations``) are linked. A
+    document cited in several versions links each mention to the version named
+    right after it (the first cited version when none is).
 
     Args:
         text: Markdown answer text.
+        citations: What the answer cites.
 
     Returns:
-        Markdown with ``[HR-REG-003 제3차](cite:HR-REG-003:3)`` links.
+        Markdown with ``[HR-REG-003](cite:HR-REG-003:3)`` links.
     """
+    versions: dict[str, list[int | None]] = {}
+    for citation in citations:
+        versions.setdefault(citation.doc_no, []).append(citation.version)
+    if not versions:
+        return text
 
-    def link(match: re.Match[str]) -> str:
-        doc_no = match.group(1)
-        version = match.group(3) or match.group(4) or match.group(5) or ""
-        return f"[{match.group(0)}](cite:{doc_no}:{version})"
+    def linked(part: str) -> str:
+        out: list[str] = []
+        last = 0
+        matches = list(DOC_NO_RE.finditer(part))
+        for number, match in enumerate(matches):
+            cited = versions.get(match.group(1))
+            if cited is None:
+                continue
+            end = matches[number + 1].start() if number + 1 < len(matches) else len(part)
+            window = part[match.end() : min(end, match.end() + CITE_WINDOW)]
+            named = [int(n) for n in _NUMBER.findall(window)]
+            version = next((n for n in named if n in cited), cited[0])
+            out += [part[last : match.start()], f"[{match.group(1)}]"]
+            out.append(f"(cite:{match.group(1)}:{'' if version is None else version})")
+            last = match.end()
+        return "".join(out) + part[last:]
 
     parts = _CODE_SPAN.split(text)
     for number in range(0, len(parts), 2):  # even parts are outside code
-        parts[number] = CITATION_PATTERN.sub(link, parts[number])
+        parts[number] = linked(parts[number])
     return "".join(parts)
 
 
@@ -174,11 +137,13 @@ def keep_line_breaks(text: str) -> str:
     return "\n".join(out)
 
 
-def render_markdown(text: str, verbatim: tuple[str, ...] = ()) -> str:
+def render_markdown(
+    text: str, verbatim: tuple[str, ...] = (), citations: tuple[Citation, ...] = ()
+) -> str:
     """Rich text of a finished answer written in Markdown.
 
     GitHub-flavoured Markdown without raw HTML: tags the model writes show as
-    text. Citations become ``cite:`` links; other links keep only http(s)
+    text. Cited documents become ``cite:`` links; other links keep only http(s)
     targets, and images are shown as their address instead of being loaded.
     Values from tool results (and masks such as ``02-****-****``) are never
     read as markup (``desktop.verbatim``).
@@ -186,6 +151,7 @@ def render_markdown(text: str, verbatim: tuple[str, ...] = ()) -> str:
     Args:
         text: Markdown answer text.
         verbatim: Tool-result values that must show exactly as they are.
+        citations: What the answer cites (``AnswerFinished.citations``).
 
     Returns:
         An HTML fragment body for a ``QTextDocument`` (no fixed font or colours).
@@ -195,7 +161,7 @@ def render_markdown(text: str, verbatim: tuple[str, ...] = ()) -> str:
     features = QTextDocument.MarkdownFeature
     document = QTextDocument()
     document.setMarkdown(
-        markdown_citations(keep_line_breaks(protect_values(text, verbatim))),
+        markdown_citations(keep_line_breaks(protect_values(text, verbatim)), citations),
         features.MarkdownDialectGitHub | features.MarkdownNoHTML,
     )
     fixes: list[tuple[int, int, str | None]] = []  # (position, length, replacement text)
@@ -282,6 +248,8 @@ class TranscriptRow:
     """Plain text."""
     streaming: bool = False
     """True while the answer is still arriving."""
+    step: int = 0
+    """The model call (1-based) whose streamed text or thinking this row holds; 0 otherwise."""
     citations: tuple[Citation, ...] = ()
     """Citations of a finished answer."""
     verbatim: tuple[str, ...] = ()
@@ -299,17 +267,17 @@ class TranscriptRow:
     def html(self) -> str:
         """Rich text for the row.
 
-        A finished answer is rendered from Markdown (once per revision); while
-        it streams, plain escaping keeps it cheap.
+        A finished answer is rendered from Markdown (once per revision), its
+        citations as links; a streaming row is the plain text the view paints
+        (it has no citations yet, so no links).
         """
         if self.kind == "thinking":
             return thinking_html(self.text, self.expanded)
-        if self.kind != "assistant":
+        if self.kind != "assistant" or self.streaming:
             return html.escape(self.text).replace("\n", "<br>")
-        if self.streaming:
-            return linkify_citations(self.text)
         if self._rendered is None or self._rendered[0] != self.revision:
-            self._rendered = (self.revision, render_markdown(self.text, self.verbatim))
+            rendered = render_markdown(self.text, self.verbatim, self.citations)
+            self._rendered = (self.revision, rendered)
         return self._rendered[1]
 
 
@@ -319,10 +287,7 @@ class TranscriptModel(QAbstractListModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[TranscriptRow] = []
-        self._pending: list[str] = []
         self._attempt_start = 0
-        key = id(self)
-        self.destroyed.connect(lambda *_: _frame_flusher().forget_key(key))
 
     # Qt model interface -------------------------------------------------
     def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008
@@ -365,7 +330,6 @@ class TranscriptModel(QAbstractListModel):
         return list(self._rows)
 
     def _append(self, row: TranscriptRow) -> None:
-        self.flush()
         position = len(self._rows)
         self.beginInsertRows(QModelIndex(), position, position)
         self._rows.append(row)
@@ -390,34 +354,63 @@ class TranscriptModel(QAbstractListModel):
         """Append a finished answer (history replay)."""
         self._append(TranscriptRow("assistant", text, citations=citations, verbatim=verbatim))
 
-    def append_delta(self, text: str) -> None:
-        """Buffer streamed text; it reaches the view within 16 ms."""
-        if not self._pending:
-            _frame_flusher().schedule(self)
-        self._pending.append(text)
+    def _open_row(self, kind: RowRole) -> int | None:
+        """The row of this kind still streaming in the current turn, if any."""
+        for position in range(len(self._rows) - 1, -1, -1):
+            row = self._rows[position]
+            if row.kind == "user":
+                return None
+            if row.kind == kind and row.streaming:
+                return position
+        return None
+
+    def append_delta(self, text: str, step: int = 1) -> None:
+        """Grow the streamed text of ``step``; a new step starts a row of its own.
+
+        Args:
+            text: The new text (a frame's deltas, merged by the turn worker).
+            step: The model call streaming it.
+        """
+        position = self._open_row("assistant")
+        if position is not None and self._rows[position].step == step:
+            self._rows[position].text += text
+            self._changed(position)
+            return
+        if position is not None:
+            # the earlier step went on to tools without saying anything (no
+            # narration): only whitespace streamed, and it never starts an answer
+            self._close_step(position, narration=None)
+        self._append(TranscriptRow("assistant", text, streaming=True, step=step))
+
+    def end_step_as_narration(self, step: int, text: str) -> None:
+        """Step ``step`` ended with tool calls: its streamed row is narration.
+
+        Args:
+            step: The model call that ended (``Narration.step``; 0: the open row's).
+            text: Its whole text, which replaces what streamed.
+        """
+        position = self._open_row("assistant")
+        if position is not None and step in (0, self._rows[position].step):
+            self._close_step(position, narration=text)
+        elif text.strip():  # nothing of it streamed (an endpoint that does not stream)
+            self._append(TranscriptRow("narration", text, step=step))
+
+    def _close_step(self, position: int, narration: str | None) -> None:
+        row = self._rows[position]
+        text = row.text if narration is None else narration
+        if not text.strip():
+            self.beginRemoveRows(QModelIndex(), position, position)
+            self._rows.pop(position)
+            self.endRemoveRows()
+            return
+        row.kind, row.text, row.streaming = "narration", text, False
+        self._changed(position)
 
     def flush(self) -> None:
-        """Move buffered deltas into the streaming row (one ``dataChanged``)."""
-        if not self._pending:
-            return
-        _frame_flusher().forget(self)
-        text = "".join(self._pending)
-        self._pending.clear()
-        if self._rows and self._rows[-1].kind == "assistant" and self._rows[-1].streaming:
-            self._rows[-1].text += text
-            self._changed(len(self._rows) - 1)
-        else:
-            self._append(TranscriptRow("assistant", text, streaming=True))
+        """Nothing is buffered here any more (the turn worker merges deltas).
 
-    def mark_narration(self, text: str) -> None:
-        """The text streamed since the last boundary was narration, not the answer."""
-        self.flush()
-        if self._rows and self._rows[-1].kind == "assistant" and self._rows[-1].streaming:
-            row = self._rows[-1]
-            row.kind, row.text, row.streaming = "narration", text, False
-            self._changed(len(self._rows) - 1)
-        elif text.strip():
-            self._append(TranscriptRow("narration", text))
+        Kept only until ``PersonaPane._on_finished`` stops calling it.
+        """
 
     def finish_answer(
         self, text: str, citations: tuple[Citation, ...] = (), verbatim: tuple[str, ...] = ()
@@ -429,27 +422,26 @@ class TranscriptModel(QAbstractListModel):
             citations: What it cites.
             verbatim: Tool-result values in it that must never be read as markup.
         """
-        self.flush()
-        if self._rows and self._rows[-1].kind == "assistant" and self._rows[-1].streaming:
-            row = self._rows[-1]
+        position = self._open_row("assistant")
+        if position is not None:
+            row = self._rows[position]
             row.text, row.streaming, row.citations = text, False, citations
             row.verbatim = verbatim
-            self._changed(len(self._rows) - 1)
+            self._changed(position)
         else:
             self._append(TranscriptRow("assistant", text, citations=citations, verbatim=verbatim))
 
-    def append_thinking(self, text: str) -> None:
-        """Grow the model's current thinking row (a summary, never part of the answer)."""
-        self.flush()
-        if self._rows and self._rows[-1].kind == "thinking" and self._rows[-1].streaming:
-            self._rows[-1].text += text
+    def append_thinking(self, text: str, step: int = 1) -> None:
+        """Grow the thinking row of ``step`` (a summary, never part of the answer)."""
+        last = self._rows[-1] if self._rows else None
+        if last is not None and last.kind == "thinking" and last.streaming and last.step == step:
+            last.text += text
             self._changed(len(self._rows) - 1)
         else:
-            self._append(TranscriptRow("thinking", text, streaming=True))
+            self._append(TranscriptRow("thinking", text, streaming=True, step=step))
 
     def finish_thinking(self, text: str) -> None:
         """A thinking block ended: its whole summary replaces the streamed one."""
-        self.flush()
         if self._rows and self._rows[-1].kind == "thinking" and self._rows[-1].streaming:
             row = self._rows[-1]
             row.text, row.streaming = text or row.text, False
@@ -471,12 +463,10 @@ class TranscriptModel(QAbstractListModel):
 
     def mark_attempt(self) -> None:
         """Rows from here on belong to the model call now streaming."""
-        self.flush()
         self._attempt_start = len(self._rows)
 
     def discard_attempt(self) -> None:
         """Drop what the abandoned model call streamed (its text and thinking rows)."""
-        self.flush()
         start = min(self._attempt_start, len(self._rows))
         while (
             len(self._rows) > start
@@ -490,7 +480,6 @@ class TranscriptModel(QAbstractListModel):
 
     def set_footer(self, text: str, position: int = -1) -> None:
         """Set the small line under a row (default the last row)."""
-        self.flush()
         if not self._rows:
             return
         position = position % len(self._rows)
@@ -500,23 +489,24 @@ class TranscriptModel(QAbstractListModel):
 
     def drop_partial(self) -> None:
         """Remove a still-streaming answer row: a failed turn's text is never an answer."""
-        self.flush()
-        if self._rows and self._rows[-1].kind == "assistant" and self._rows[-1].streaming:
-            position = len(self._rows) - 1
+        position = self._open_row("assistant")
+        if position is not None:
             self.beginRemoveRows(QModelIndex(), position, position)
-            self._rows.pop()
+            self._rows.pop(position)
             self.endRemoveRows()
 
     def end_streaming(self) -> None:
-        """Close a streaming row without a final answer (stopped or failed)."""
-        self.flush()
-        if self._rows and self._rows[-1].streaming:
-            self._rows[-1].streaming = False
-            self._changed(len(self._rows) - 1)
+        """Close the turn's streaming rows without a final answer (stopped or failed)."""
+        for position in range(len(self._rows) - 1, -1, -1):
+            row = self._rows[position]
+            if row.kind == "user":
+                break
+            if row.streaming:
+                row.streaming = False
+                self._changed(position)
 
     def truncate(self, position: int) -> None:
         """Remove the rows from ``position`` on (regenerate, edit and resend)."""
-        self.flush()
         if 0 <= position < len(self._rows):
             self.beginRemoveRows(QModelIndex(), position, len(self._rows) - 1)
             del self._rows[position:]
@@ -524,8 +514,6 @@ class TranscriptModel(QAbstractListModel):
 
     def clear(self) -> None:
         """Start a new chat."""
-        _frame_flusher().forget(self)
-        self._pending.clear()
         self.beginResetModel()
         self._rows.clear()
         self.endResetModel()

@@ -1,11 +1,23 @@
-"""Run one agent turn off the GUI thread.
+"""Run one agent turn off the GUI thread; the one buffer between the stream and the paint.
 
 A :class:`TurnWorker` lives in its own ``QThread`` and iterates the turn's
-event generator there. Events cross to the GUI thread in batches: the worker
-appends to a locked list and emits ``wake`` only when the list goes from empty
-to non-empty, so 5,000 rapid deltas cost a handful of queued signals rather
-than 5,000, and the GUI event loop never drowns. An approval request blocks the
-worker on a ``threading.Event`` while the GUI asks the person.
+event generator there. Its queue is the only buffering layer between the SDK
+stream and the screen:
+
+- **Coalescing in the worker.** Consecutive ``AnswerDelta`` (or ``ThinkingDelta``)
+  events of one step are merged while they wait, so a flood of small deltas
+  costs the GUI thread one event per frame, not one per delta. The work of
+  joining text runs in the worker thread, on the other core.
+- **One delivery per frame.** A queued ``wake`` tells the GUI that events wait;
+  one shared :class:`_FrameClock` then delivers every streaming pane's queue in
+  one tick, at most once per ``FRAME_MS`` and within ``FRAME_BUDGET_MS`` of GUI
+  time, so the split view's panes cost one layout-and-paint pass per frame. An
+  idle clock delivers at once, so the first text of an answer is not delayed.
+- **Back-pressure.** A producer far ahead of the GUI (``HIGH_WATER`` events that
+  cannot merge) waits, releasing the GIL, instead of burying the event loop.
+
+An approval request blocks the worker on a ``threading.Event`` while the GUI
+asks the person.
 """
 
 from __future__ import annotations
@@ -20,7 +32,13 @@ from PySide6.QtCore import QObject, Qt, QThread, QTimer, Signal, Slot
 
 from agent_core.approval import ApprovalDecision
 from agent_core.cancel import CancelToken
-from agent_core.events import TERMINAL_KINDS, TurnCancelled, TurnFailed
+from agent_core.events import (
+    TERMINAL_KINDS,
+    AnswerDelta,
+    ThinkingDelta,
+    TurnCancelled,
+    TurnFailed,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -42,16 +60,19 @@ _log = logging.getLogger(__name__)
 _LIVE_THREADS: weakref.WeakSet[QThread] = weakref.WeakSet()
 
 HIGH_WATER = 256
-"""Queued events at which the worker waits for the GUI to catch up (back-pressure)."""
+"""Queued events (after merging) at which the worker waits for the GUI to catch up."""
 
 LOW_WATER = 32
 """Queued events below which a waiting worker goes on."""
 
-YIELD_EVERY = 32
-"""The worker lets other threads run after this many events."""
+FRAME_MS = 16
+"""Shortest time between two deliveries to the GUI: one frame."""
 
-DELIVERY_CHUNK = 128
-"""Events handed to the GUI per slot call; the rest follow on the next loop turn."""
+FRAME_BUDGET_MS = 6.0
+"""GUI time one delivery may spend on events; the rest waits for the next frame,
+so painting and input always get most of a frame."""
+
+_MERGEABLE = (AnswerDelta, ThinkingDelta)
 
 
 def running_turn_threads() -> int:
@@ -60,10 +81,10 @@ def running_turn_threads() -> int:
 
 
 class TurnWorker(QObject):
-    """Iterates a turn in its thread and hands events to the GUI in batches."""
+    """Iterates a turn in its thread and queues its events, merging streamed text."""
 
     wake = Signal()
-    """New events are waiting in ``take_events()``."""
+    """Events wait in ``take_events()`` (emitted when the queue stops being empty)."""
     approval_needed = Signal(object)
     """An ``ApprovalRequested``; answer with ``answer_approval``."""
     done = Signal()
@@ -76,13 +97,14 @@ class TurnWorker(QObject):
         self._lock = threading.Lock()
         self._drained = threading.Condition(self._lock)
         self._pending: list[AgentEvent] = []
-        self._posted = 0
+        # the text of a delta that may still grow: merged into ``_pending[-1]`` when taken
+        self._tail: list[str] = []
         self._answered = threading.Event()
         self._decision: ApprovalDecision | None = None
         self._waiting_for: str | None = None
 
     def take_events(self, limit: int | None = None) -> tuple[list[AgentEvent], bool]:
-        """Take queued events, oldest first (GUI thread).
+        """Take queued events, oldest first, merged deltas whole (GUI thread).
 
         Args:
             limit: Most events to take; None for all.
@@ -91,6 +113,7 @@ class TurnWorker(QObject):
             The events and whether more are still queued.
         """
         with self._lock:
+            self._close_tail()
             if limit is None or len(self._pending) <= limit:
                 batch, self._pending = self._pending, []
             else:
@@ -100,23 +123,30 @@ class TurnWorker(QObject):
                 self._drained.notify_all()
             return batch, bool(self._pending)
 
+    def _close_tail(self) -> None:
+        if len(self._tail) > 1:
+            last = self._pending[-1]
+            assert isinstance(last, _MERGEABLE)
+            self._pending[-1] = type(last)("".join(self._tail), last.step)
+        self._tail = []
+
     def _post(self, event: AgentEvent) -> None:
         with self._lock:
+            if self._tail and _merges(self._pending[-1], event):
+                self._tail.append(event.text)  # type: ignore[union-attr]
+                return
             if len(self._pending) >= HIGH_WATER and not self._cancel.cancelled:
                 # a producer faster than the GUI waits here (releasing the GIL)
                 # instead of burying the event loop; a bounded wait, so a GUI
                 # that stopped draining cannot hang the turn
                 self._drained.wait_for(lambda: len(self._pending) < LOW_WATER, timeout=0.25)
+            self._close_tail()
             was_empty = not self._pending
             self._pending.append(event)
+            if isinstance(event, _MERGEABLE):
+                self._tail = [event.text]
         if was_empty:
             self.wake.emit()
-        self._posted += 1
-        if self._posted % YIELD_EVERY == 0:
-            # Hand the GIL over: a producer in a tight loop would otherwise keep
-            # the GUI thread waiting a whole switch interval (5 ms) every time
-            # it enters Python to paint or to take events.
-            time.sleep(0)
 
     def answer_approval(self, call_id: str, decision: ApprovalDecision) -> bool:
         """Give the waiting worker a person's decision (any thread).
@@ -176,6 +206,67 @@ class TurnWorker(QObject):
         self.done.emit()
 
 
+def _merges(queued: AgentEvent, event: AgentEvent) -> bool:
+    """True when ``event`` continues the streamed text ``queued`` holds (same kind, same step)."""
+    if type(event) is not type(queued) or not isinstance(event, _MERGEABLE):
+        return False
+    return event.step == queued.step  # type: ignore[union-attr]
+
+
+class _FrameClock(QObject):
+    """Delivers every waiting turn's events in one tick, at most once per frame."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._waiting: dict[int, TurnController] = {}
+        self._last_tick = -1.0e9
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.timeout.connect(self._tick)
+
+    def schedule(self, controller: TurnController) -> None:
+        self._waiting[id(controller)] = controller
+        if self._timer.isActive():
+            return
+        since = (time.perf_counter() - self._last_tick) * 1000.0
+        # idle for a frame: deliver on the next loop turn (the first text is not delayed)
+        self._timer.start(max(0, round(FRAME_MS - since)))
+
+    def forget(self, controller: TurnController) -> None:
+        self.forget_key(id(controller))
+
+    def forget_key(self, key: int) -> None:
+        self._waiting.pop(key, None)
+
+    def _tick(self) -> None:
+        started = time.perf_counter()
+        self._last_tick = started
+        deadline = started + FRAME_BUDGET_MS / 1000.0
+        waiting, self._waiting = self._waiting, {}
+        more = list(waiting.values())
+        # round robin in small slices, so a busy pane cannot starve the other
+        while more:
+            more = [c for c in more if c._deliver(DELIVERY_SLICE)]
+            if time.perf_counter() >= deadline:
+                break
+        for controller in more:
+            self.schedule(controller)
+
+
+DELIVERY_SLICE = 32
+"""Events one pane takes per round of a tick (rounds continue while the budget lasts)."""
+
+_clock: _FrameClock | None = None
+
+
+def _frame_clock() -> _FrameClock:
+    global _clock  # one per GUI thread, made with the first turn
+    if _clock is None:
+        _clock = _FrameClock()
+    return _clock
+
+
 class TurnController(QObject):
     """Owns one turn's thread and worker, on the GUI side."""
 
@@ -194,17 +285,15 @@ class TurnController(QObject):
         self._worker = TurnWorker(turn, self.cancel_token)
         self._worker.moveToThread(self._thread)
         self._thread.started.connect(self._worker.run)
-        self._worker.wake.connect(self._drain)
+        self._worker.wake.connect(self._schedule)
         self._worker.approval_needed.connect(self.approval_requested)
         # direct: quit() is thread-safe, and a GUI thread blocked in wait() could
         # never deliver a queued quit
         self._worker.done.connect(self._thread.quit, Qt.ConnectionType.DirectConnection)
-        self._thread.finished.connect(self._on_thread_finished)
+        self._thread.finished.connect(self._schedule)
         self._running = False
-        self._delivery = QTimer(self)
-        self._delivery.setSingleShot(True)
-        self._delivery.setInterval(0)
-        self._delivery.timeout.connect(self._deliver)
+        clock, key = _frame_clock(), id(self)
+        self.destroyed.connect(lambda *_: clock.forget_key(key))
         _LIVE_THREADS.add(self._thread)
 
     @property
@@ -244,36 +333,23 @@ class TurnController(QObject):
         return ended
 
     @Slot()
-    def _drain(self) -> None:
-        self._deliver()
+    def _schedule(self) -> None:
+        if self._running:
+            _frame_clock().schedule(self)
 
-    def _deliver(self) -> bool:
-        # Small chunks keep each slot call short, so timers and paints run in
-        # between; the rest stays with the worker, whose queue length is then
-        # the true backlog its back-pressure sees.
+    def _deliver(self, limit: int | None = None) -> bool:
+        """Hand up to ``limit`` queued events to ``events_arrived``; True when more wait."""
         finished = self._thread.isFinished()
-        chunk, more = self._worker.take_events(DELIVERY_CHUNK)
+        chunk, more = self._worker.take_events(limit)
         if chunk:
             self.events_arrived.emit(chunk)
-        if more:
-            self._delivery.start()
-        elif finished and self._running:
-            self._finish()
+        if not more and finished and self._running:
+            self._running = False
+            _frame_clock().forget(self)
+            self.finished.emit()
         return more
 
-    @Slot()
-    def _on_thread_finished(self) -> None:
-        if self._running and not self._delivery.isActive():
-            self._deliver()
-
-    def _finish(self) -> None:
-        if not self._running:
-            return
-        self._running = False
-        self._delivery.stop()
-        self.finished.emit()
-
     def flush_backlog(self) -> None:
-        """Deliver every queued event now (closing the window)."""
+        """Deliver every queued event now (an approval to show, the window closing)."""
         while self._deliver():
             pass

@@ -101,7 +101,9 @@ def test_history_write_failure_is_shown_in_the_status_line(qtbot: Any, window_fa
 def test_citation_chip_click_emits_doc_and_version(qtbot: Any, window_factory: Any) -> None:
     window = window_factory()
     pane = window.add_session(ScriptedSession("hong", lambda q: scripted_turn("hong")))
-    pane.transcript.add_answer("HR-REG-003 제3차")
+    from agent_core.events import Citation
+
+    pane.transcript.add_answer("HR-REG-003 제3차", (Citation("HR-REG-003", 3, None),))
     window.resize(900, 600)
     view = pane.chat
     index = pane.transcript.index(0)

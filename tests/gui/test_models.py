@@ -8,11 +8,10 @@ from gui_scripts import ANSWER, scripted_turn
 
 from agent_core.approval import ApprovalDecision
 from agent_core.cancel import CancelToken
-from agent_core.events import AnswerDelta
+from agent_core.events import AnswerDelta, Citation
 from desktop.transcript_model import (
     ROLE_HTML,
     TranscriptModel,
-    linkify_citations,
     parse_cite_link,
 )
 
@@ -44,8 +43,7 @@ def test_streamed_answer_grows_one_row_with_data_changed_only(qtbot: Any) -> Non
     model.dataChanged.connect(lambda a, b, *_: changed.append((a.row(), b.row())))
     words = ANSWER.split(" ")
     for word in words:
-        model.append_delta(word + " ")
-        model.flush()  # one flush per delta: the worst case for the view
+        model.append_delta(word + " ")  # one change per delta: the worst case for the view
     model.finish_answer(ANSWER)
     assert resets == []
     assert inserted == [1]  # the answer row appeared once
@@ -55,25 +53,7 @@ def test_streamed_answer_grows_one_row_with_data_changed_only(qtbot: Any) -> Non
     assert model.rows[1].text == ANSWER and not model.rows[1].streaming
 
 
-def test_deltas_are_coalesced_until_the_flush_timer(qtbot: Any) -> None:
-    model = TranscriptModel()
-    model.append_delta("a")
-    model.flush()
-    changed: list[int] = []
-    model.dataChanged.connect(lambda *_: changed.append(1))
-    for _ in range(500):
-        model.append_delta("b")
-    assert model.rows[0].text == "a"  # nothing reached the row yet
-    qtbot.waitUntil(lambda: model.rows[0].text == "a" + "b" * 500)
-    assert len(changed) == 1
-
-
-def test_citations_become_links_and_text_is_escaped() -> None:
-    html = linkify_citations("<b>HR-REG-003 제3차</b> 및 FIN-GDL-001 v2, HR-REG-002")
-    assert "&lt;b&gt;" in html
-    assert '<a href="cite:HR-REG-003:3">HR-REG-003 제3차</a>' in html
-    assert '<a href="cite:FIN-GDL-001:2">FIN-GDL-001 v2</a>' in html
-    assert '<a href="cite:HR-REG-002:">HR-REG-002</a>' in html
+def test_cite_links_read_back() -> None:
     assert parse_cite_link("cite:HR-REG-003:3") == ("HR-REG-003", 3)
     assert parse_cite_link("cite:HR-REG-002:") == ("HR-REG-002", None)
     assert parse_cite_link("https://example.com") is None
@@ -81,7 +61,7 @@ def test_citations_become_links_and_text_is_escaped() -> None:
 
 def test_html_role_linkifies_finished_answer() -> None:
     model = TranscriptModel()
-    model.add_answer("근거: HR-REG-003 제3차")
+    model.add_answer("근거: HR-REG-003 제3차", (Citation("HR-REG-003", 3, None),))
     assert "cite:HR-REG-003:3" in model.index(0).data(ROLE_HTML)
 
 
@@ -148,7 +128,8 @@ def test_finished_answer_renders_markdown_table_with_citation_links(qapp: Any) -
 
     model = TranscriptModel()
     model.add_answer(
-        "HR-REG-003 제3차:\n\n| 사번 | 부서 |\n|---|---|\n| 1001 | 인사 |\n\n- **하나**\n- 둘"
+        "HR-REG-003 제3차:\n\n| 사번 | 부서 |\n|---|---|\n| 1001 | 인사 |\n\n- **하나**\n- 둘",
+        (Citation("HR-REG-003", 3, None),),
     )
     document = _shown(model.index(0).data(ROLE_HTML))
     tables = [f for f in document.rootFrame().childFrames() if isinstance(f, QTextTable)]
@@ -164,7 +145,7 @@ def test_raw_html_in_an_answer_shows_as_text_and_makes_no_link(qapp: Any) -> Non
         '<b>x</b> <img src="file:///etc/passwd"> <a href="file:///etc/passwd">y</a>'
         " [z](file:///etc/shadow) ![i](file:///etc/hosts) HR-REG-002"
     )
-    model.add_answer(answer)
+    model.add_answer(answer, (Citation("HR-REG-002", None, None),))
     rendered = model.index(0).data(ROLE_HTML)
     document = _shown(rendered)
     text = document.toPlainText()
@@ -177,7 +158,6 @@ def test_raw_html_in_an_answer_shows_as_text_and_makes_no_link(qapp: Any) -> Non
 def test_streaming_row_stays_plain_and_finished_render_is_cached(qapp: Any) -> None:
     model = TranscriptModel()
     model.append_delta("| a | b |\n|---|---|\n| 1 | 2 |")
-    model.flush()
     assert "<table" not in model.index(0).data(ROLE_HTML)
     model.finish_answer("| a | b |\n|---|---|\n| 1 | 2 |")
     row = model.rows[0]
