@@ -232,7 +232,7 @@ def bench_long_answer(ontul_url: str, truth: dict[str, Any]) -> dict[str, Any]:
         "deltas": len(long_text) // 12 + 1,
         "max_tokens_sent": server.requests[0]["max_tokens"],
         "whole_answer_arrived": bool(result and result.answer == long_text),
-        "cut_off": bool(result and result.cut_off),
+        "cut_off": bool(result and result.record.cut_off),
         "displayed_chars": len(answer),
         "turn_s": round(elapsed, 3),
         "gui_tick_gap_ms_max": round(gaps[-1], 1) if gaps else None,

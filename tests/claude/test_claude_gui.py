@@ -82,8 +82,9 @@ def test_pane_shows_retry_drops_partial_text_thinking_rows_cut_off_and_cost(
     assert [a.text for a in answers] == [ANSWER]
     assert any(t.startswith("Cut off") for t in texts)
     assert any("tokens in" in t and "≈ $" in t for t in texts)
-    assert result.cut_off and result.usage["model_calls"] == 2
-    assert result.usage["cache_read_input_tokens"] > 0
+    usage = result.record.usage
+    assert result.record.cut_off and usage is not None and usage.model_calls == 2
+    assert usage.cache_read_input_tokens > 0
 
 
 @pytest.mark.gui
