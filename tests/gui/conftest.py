@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from typing import TYPE_CHECKING, Any
 
 import keyring
@@ -10,6 +11,7 @@ import keyring.backends.fail
 import pytest
 
 from tests.gui.keyrings import DictKeyring
+from tests.gui.thread_leaks import StartRecorder, threads_left
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -79,12 +81,24 @@ def no_keyring() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def no_turn_thread_left(qapp: Any) -> Iterator[None]:
-    """Fail a test that leaves a turn thread running (napari's idea)."""
-    from desktop.turn_worker import running_turn_threads
+def no_thread_left(qapp: Any) -> Iterator[None]:
+    """Fail a test that leaves a thread running (napari's ``dangling_qthreads`` idea).
 
-    yield
-    assert running_turn_threads() == 0, "a turn thread is still running after the test"
+    Every ``threading.Thread`` and ``QThread`` started during the test is recorded
+    with the stack that started it. After the test and its fixtures are torn down
+    (pytest-qt has closed its widgets, ``window_factory`` shut its windows), a
+    ``desktop.tasks`` task whose function has not returned, a non-daemon Python
+    thread or a running ``QThread`` fails the test (``tests/gui/thread_leaks.py``).
+    """
+    from PySide6.QtCore import QThread
+
+    starts = StartRecorder()
+    with pytest.MonkeyPatch.context() as patch:  # its own: undone before the check
+        patch.setattr(threading.Thread, "start", starts.wrap(threading.Thread.start))
+        patch.setattr(QThread, "start", starts.wrap(QThread.start))
+        yield
+    leaks = threads_left(starts)
+    assert not leaks, "left running after the test:\n" + "\n".join(leaks)
 
 
 @pytest.fixture(autouse=True)

@@ -136,3 +136,34 @@ def test_a_task_without_gui_callbacks_needs_no_qt() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert out.stdout.split() == ["42", "False"]
+
+
+def test_the_leak_check_sees_a_task_a_thread_and_a_qthread_left_running(qtbot: Any) -> None:
+    """``no_thread_left`` proves its power: each kind of leak is named."""
+    from PySide6.QtCore import QThread
+
+    from tests.gui.thread_leaks import StartRecorder, threads_left
+
+    starts = StartRecorder()
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait, name="left-thread")
+    qthread = QThread()
+    qthread.setObjectName("left-qthread")
+    starts.wrap(threading.Thread.start)(thread)
+    starts.wrap(QThread.start)(qthread)
+    task = run_in_background(lambda _: release.wait(), name="left-task")
+    try:
+        leaks = threads_left(starts, grace_s=0.2)
+    finally:
+        release.set()
+        qthread.quit()
+        qthread.wait()
+        thread.join()
+        task.wait()
+    assert [leak.split("\n")[0] for leak in leaks] == [
+        "task 'left-task' still running",
+        "thread 'left-thread' started at",
+        "QThread 'left-qthread' started at",
+    ]
+    assert "test_the_leak_check_sees" in leaks[1]  # where it was started
+    assert threads_left(starts, grace_s=0.2) == []
