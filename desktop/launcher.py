@@ -23,6 +23,7 @@ from agent_core.config import Endpoints, endpoints_from_env, remote_model_config
 from agent_core.paths import user_data_dir
 
 if TYPE_CHECKING:
+    from desktop.tasks import Job
     from embedded.launcher import EmbeddedServices
 
 AGENT_COMMANDS = frozenset({"ask", "compare", "scenarios", "matrix"})
@@ -140,28 +141,24 @@ def _ground_truth(argv: list[str]) -> int:
 
 
 def _agent_command(argv: list[str]) -> int:
+    from desktop.tasks import run_in_background
+
     provider = EmbeddedProvider()
+
+    def start(_: Job) -> Endpoints:
+        return provider.start()
+
     # The services start while the agent (and the anthropic SDK, ~1 s) imports.
-    started: dict[str, Endpoints | BaseException] = {}
-
-    def start() -> None:
-        try:
-            started["endpoints"] = provider.start()
-        except BaseException as exc:  # re-raised in the main thread below
-            started["error"] = exc
-
-    starter = threading.Thread(target=start, name="regdesk-services", daemon=True)
-    starter.start()
+    # There is no Qt event loop on the command line, so the task has no GUI
+    # callbacks (then desktop.tasks loads no Qt) and its future carries the
+    # endpoints, or the exception, to this thread.
+    starting = run_in_background(start, name="regdesk-services")
     try:
         from agent_core import cli
 
-        starter.join()
-        outcome = started.get("endpoints", started.get("error"))
-        if not isinstance(outcome, Endpoints):
-            raise outcome if isinstance(outcome, BaseException) else RuntimeError("no services")
-        return cli.main(argv, outcome)
+        return cli.main(argv, starting.future.result())
     finally:
-        starter.join()
+        starting.wait()
         provider.stop()
 
 
