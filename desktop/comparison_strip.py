@@ -93,8 +93,8 @@ class ComparisonStrip(QWidget):
         """Render the differences of finished panes.
 
         Args:
-            panes: The answered panes' results (persona, answer, tools).
-            differences: ``agent_core.compare.compare_panes(panes)``.
+            panes: The answered panes' turns as ``split_view.result_dict`` gives them.
+            differences: ``agent_core.compare.compare_turns`` of those turns' records.
             left_out: Panes that did not answer (stopped, failed): named, not compared.
         """
         left_out = list(left_out or [])

@@ -62,3 +62,11 @@ class SessionLike(Protocol):
     def close(self) -> None:
         """Release its connections."""
         ...
+
+
+if TYPE_CHECKING:
+    from agent_core.session import PersonaSession
+
+    def _persona_session_is_session_like(session: PersonaSession) -> SessionLike:
+        # mypy checks here that the real session keeps the shape the panes use
+        return session
