@@ -3,7 +3,7 @@
 It shows the same ``MatrixRun`` the CLI prints (``agent_core.matrix.run``): the
 access grid (personas as columns), the question grid, and the changes against a
 loaded baseline. Clicking a cell shows the probing requests and what came back
-(or the answer and tool calls). Runs go off the GUI thread in a worker; a
+(or the answer and tool calls). Runs go off the GUI thread (a ``desktop.tasks`` task); a
 progress bar follows the question cells and Cancel stops them. Every persona
 shown is signed in by the person at this window, so every cell's content stays
 within what they may already see (the split view's boundary); exports go only
@@ -23,9 +23,7 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     Qt,
-    QThread,
     Signal,
-    Slot,
 )
 from PySide6.QtGui import QColor, QFont, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
@@ -48,12 +46,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent_core.cancel import CancelToken
 from agent_core.matrix.baseline import load_run, save_run
 from agent_core.matrix.catalog import load_catalog
 from agent_core.matrix.questions import adhoc_questions, load_questions
 from agent_core.matrix.report import SYMBOLS, cell_text, to_html, to_json, to_markdown
 from agent_core.matrix.run import run_matrix
+from desktop.tasks import run_in_background
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -61,6 +59,7 @@ if TYPE_CHECKING:
     from agent_core.matrix.cells import Cell, MatrixRun, QuestionCell
     from agent_core.matrix.questions import MatrixQuestion
     from desktop.sessions import SessionRegistry
+    from desktop.tasks import Job, Task
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -246,39 +245,6 @@ class QuestionMatrixModel(_GridModel):
         return None
 
 
-class MatrixWorker(QObject):
-    """Runs ``run_matrix`` in its own thread; results cross back as signals."""
-
-    progress = Signal(int, int)
-    """(done, total) question cells."""
-    busy = Signal(str, bool)
-    """(persona, waiting): a cell waits while that persona's pane runs a turn."""
-    finished = Signal(object)
-    """The ``MatrixRun``."""
-    failed = Signal(str)
-    """What went wrong."""
-
-    def __init__(self, job: dict[str, Any], cancel: CancelToken) -> None:
-        super().__init__()
-        self._job = job
-        self.cancel = cancel
-
-    @Slot()
-    def run(self) -> None:
-        """Probe and ask; always ends with ``finished`` or ``failed``."""
-        try:
-            run = run_matrix(
-                cancel=self.cancel,
-                on_progress=lambda done, total, _cell: self.progress.emit(done, total),
-                on_busy=self.busy.emit,
-                **self._job,
-            )
-        except Exception as exc:  # shown in the view; the app keeps running
-            self.failed.emit(f"{type(exc).__name__}: {exc}")
-            return
-        self.finished.emit(run)
-
-
 class MatrixView(QWidget):
     """The access matrix window for policy authors.
 
@@ -298,8 +264,8 @@ class MatrixView(QWidget):
         self.baseline: MatrixRun | None = None
         self.baseline_name: str | None = None
         self.question_file: Path | None = None
-        self._thread: QThread | None = None
-        self._worker: MatrixWorker | None = None
+        self._task: Task[MatrixRun] | None = None
+        """The running matrix (a ``desktop.tasks`` task)."""
         self._waiting: dict[str, int] = {}
         """Cells waiting per persona whose session is running a turn of its own."""
         self._running_text = ""
@@ -418,7 +384,7 @@ class MatrixView(QWidget):
                 box.setChecked(True)
                 self.persona_boxes[name] = box
                 self.persona_row.addWidget(box)
-        self._set_running(self._thread is not None)
+        self._set_running(self._task is not None)
 
     def selected_personas(self) -> list[str]:
         """Checked personas, in sign-in order."""
@@ -442,7 +408,7 @@ class MatrixView(QWidget):
             False when it could not start (nobody signed in, already running, bad file).
         """
         personas = self.selected_personas()
-        if self._thread is not None or not personas:
+        if self._task is not None or not personas:
             return False
         try:
             questions = self._questions() if with_questions else []
@@ -467,30 +433,33 @@ class MatrixView(QWidget):
         self.progress.setRange(0, max(1, len(questions) * len(personas)))
         self.progress.setValue(0)
         self.progress.setTextVisible(bool(questions))
-        cancel = CancelToken()
-        thread = QThread()
-        thread.setObjectName("regdesk-matrix")
-        worker = MatrixWorker(job, cancel)
-        worker.moveToThread(thread)
-        thread.started.connect(worker.run)
-        worker.progress.connect(self._on_progress)
-        worker.busy.connect(self._on_busy)
-        worker.finished.connect(self._on_finished)
-        worker.failed.connect(self._on_failed)
-        direct = Qt.ConnectionType.DirectConnection
-        worker.finished.connect(thread.quit, direct)
-        worker.failed.connect(thread.quit, direct)
-        self._thread, self._worker = thread, worker
+
+        def probe(work: Job) -> MatrixRun:
+            # (done, total) and (persona, waiting) reach the view in order, as reports
+            return run_matrix(
+                cancel=work.cancel,
+                on_progress=lambda done, total, _cell: work.report(("progress", done, total)),
+                on_busy=lambda persona, waiting: work.report(("busy", persona, waiting)),
+                **job,
+            )
+
         self._set_running(True)
         self._running_text = self.tr("Probing as {0}…").format(", ".join(personas))
         self.status.setText(self._running_text)
-        thread.start()
+        self._task = run_in_background(
+            probe,
+            name="regdesk-matrix",
+            owner=self,
+            on_progress=self._on_reports,
+            on_done=self._on_finished,
+            on_failed=lambda exc: self._on_failed(f"{type(exc).__name__}: {exc}"),
+        )
         return True
 
     def cancel(self) -> None:
         """Stop the running matrix (turns end, queued cells come back cancelled)."""
-        if self._worker is not None:
-            self._worker.cancel.cancel()
+        if self._task is not None:
+            self._task.cancel()
             self.status.setText(self.tr("Cancelling…"))
 
     def _set_running(self, running: bool) -> None:
@@ -502,11 +471,18 @@ class MatrixView(QWidget):
         self.export_button.setEnabled(self.run is not None and not running)
 
     def _join(self) -> None:
-        if self._thread is not None:
-            self._thread.wait(30000)
-        self._thread, self._worker = None, None
+        if self._task is not None:
+            self._task.wait(30)
+        self._task = None
         self._waiting.clear()
         self._show_waiting()
+
+    def _on_reports(self, reports: list[tuple[str, Any, Any]]) -> None:
+        for kind, first, second in reports:
+            if kind == "progress":
+                self._on_progress(first, second)
+            else:
+                self._on_busy(first, second)
 
     def _on_progress(self, done: int, total: int) -> None:
         self.progress.setRange(0, total)
@@ -524,7 +500,7 @@ class MatrixView(QWidget):
     def _show_waiting(self) -> None:
         if not self._waiting:
             self.progress.setFormat(self.tr("%v / %m cells"))
-            if self._thread is not None:
+            if self._task is not None:
                 self.status.setText(self._running_text)
             return
         self.progress.setFormat(self.tr("%v / %m — busy — waiting"))
