@@ -2,18 +2,27 @@
 
 from __future__ import annotations
 
-import threading
+import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
+
+from desktop.tasks import run_in_background
+
+if TYPE_CHECKING:
+    from desktop.tasks import Job
 
 LoginFunction = Callable[[str, str], Any]
 """``login(username, password) -> PersonaSession``; may raise."""
 
+_SignedIn = tuple[list[Any], list[tuple[str, BaseException]]]
+
+_log = logging.getLogger(__name__)
+
 
 class PresenterSignIn(QObject):
-    """Signs several personas in, one after another, in a background thread.
+    """Signs several personas in, one after another, in a background task.
 
     ``finished`` carries the sessions that signed in (in the order asked) and
     ``(username, error)`` pairs for those that did not; nothing is half-added: the
@@ -36,9 +45,8 @@ class PresenterSignIn(QObject):
         if self.running:
             return False
         self.running = True
-        signal = self.finished
 
-        def run() -> None:
+        def sign_in(_: Job) -> _SignedIn:
             sessions: list[Any] = []
             failures: list[tuple[str, BaseException]] = []
             for username, password in credentials:
@@ -46,15 +54,26 @@ class PresenterSignIn(QObject):
                     sessions.append(login(username, password))
                 except Exception as exc:  # reported by the window, the others still go in
                     failures.append((username, exc))
-            try:
-                signal.emit(sessions, failures)
-            except RuntimeError:
-                pass  # the window was closed meanwhile
+            return sessions, failures
 
-        self.finished.connect(self._done)
-        threading.Thread(target=run, name="presenter-sign-in", daemon=True).start()
+        # closed meanwhile: the sessions are nobody's, their HTTP clients are released
+        run_in_background(
+            sign_in,
+            name="presenter-sign-in",
+            owner=self,
+            on_done=self._done,
+            on_orphaned=_close_sessions,
+        )
         return True
 
-    def _done(self, *_: object) -> None:
-        self.finished.disconnect(self._done)
+    def _done(self, signed_in: _SignedIn) -> None:
         self.running = False
+        self.finished.emit(*signed_in)
+
+
+def _close_sessions(signed_in: _SignedIn) -> None:
+    for session in signed_in[0]:
+        try:
+            session.close()
+        except Exception:  # already closed or half made: nothing left to release
+            _log.debug("closing an unused session failed", exc_info=True)

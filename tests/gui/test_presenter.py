@@ -325,3 +325,38 @@ def test_empty_window_offers_presenter_mode_only_with_a_demo_organisation(
 ) -> None:
     window = window_factory()  # no ground truth
     assert not window.placeholder.present_button.isVisible()
+
+
+def test_a_presenter_sign_in_outlived_by_its_window_releases_the_sessions(qtbot: Any) -> None:
+    """The window went away mid sign-in: the sessions that arrive are closed, not leaked."""
+    import threading
+
+    from shiboken6 import isValid
+
+    from desktop.presenter import PresenterSignIn
+    from desktop.tasks import wait_for_tasks
+
+    release = threading.Event()
+    made: list[Any] = []
+
+    class Session:
+        closed = False
+
+        def close(self) -> None:
+            self.closed = True
+
+    def slow_login(username: str, password: str) -> Any:
+        release.wait(10)
+        made.append(Session())
+        return made[-1]
+
+    presenter = PresenterSignIn()
+    finished: list[Any] = []
+    presenter.finished.connect(lambda *args: finished.append(args))
+    assert presenter.start(slow_login, [("hong", "pw"), ("cho", "pw")])
+    presenter.deleteLater()
+    qtbot.waitUntil(lambda: not isValid(presenter))
+    release.set()
+    assert wait_for_tasks(10)
+    qtbot.waitUntil(lambda: len(made) == 2 and all(s.closed for s in made))
+    assert finished == []
