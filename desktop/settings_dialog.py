@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QUrl, Signal
@@ -22,11 +21,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.tasks import run_in_background
 from desktop.theme import error_color
 
 if TYPE_CHECKING:
     from desktop.credentials import CredentialStore
     from desktop.settings import AppSettings
+    from desktop.tasks import Job
 
 
 class SettingsDialog(QDialog):
@@ -231,32 +232,12 @@ class SettingsDialog(QDialog):
         key = self.key_edit.text().strip() or self._credentials.load_api_key() or ""
         self.load_models_button.setEnabled(False)
         self.models_note.setText(self.tr("Asking the endpoint for its models…"))
-        threading.Thread(
-            target=self._fetch_models,
-            args=(base_url or None, key),
-            daemon=True,
-            name="regdesk-models",
-        ).start()
 
-    def _fetch_models(self, base_url: str | None, key: str) -> None:
-        import anthropic
+        def fetch(_: Job) -> Any:
+            return _fetch_models(base_url or None, key)
 
-        from agent_core.config import NO_KEY
-        from agent_core.model_catalog import list_models
-
-        outcome: Any
-        try:
-            client = anthropic.Anthropic(api_key=key or NO_KEY, base_url=base_url, max_retries=1)
-            try:
-                outcome = list_models(client, refresh=True)
-            finally:
-                client.close()
-        except Exception as exc:  # shown in the dialog, never raised in this thread
-            outcome = str(exc)
-        try:
-            self.models_loaded.emit(outcome)
-        except RuntimeError:  # the dialog closed meanwhile
-            pass
+        # emitted in the GUI thread; a dialog closed meanwhile hears nothing
+        run_in_background(fetch, name="regdesk-models", owner=self, on_done=self.models_loaded.emit)
 
     def _on_models_loaded(self, outcome: Any) -> None:
         self.load_models_button.setEnabled(self.model_combo.currentData() in ("claude", "endpoint"))
@@ -331,3 +312,20 @@ class SettingsDialog(QDialog):
         elif self.forget_key_check.isChecked():
             self._credentials.save_api_key("")
         super().accept()
+
+
+def _fetch_models(base_url: str | None, key: str) -> Any:
+    """The endpoint's models (``ModelChoice`` list or None), or a message why not."""
+    import anthropic
+
+    from agent_core.config import NO_KEY
+    from agent_core.model_catalog import list_models
+
+    try:
+        client = anthropic.Anthropic(api_key=key or NO_KEY, base_url=base_url, max_retries=1)
+        try:
+            return list_models(client, refresh=True)
+        finally:
+            client.close()
+    except Exception as exc:  # shown in the dialog
+        return str(exc)
