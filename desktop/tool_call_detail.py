@@ -214,6 +214,13 @@ class ToolCallDetail(QWidget):
             self.json_view.setPlainText("")
             self.result_stack.setCurrentWidget(self.json_view)
             return
+        # The payload is the whole result; the model read the framed text, which
+        # was cut at the size limit. Say so rather than imply the model saw it all.
+        cut = (
+            self.tr("The model saw only the first part of this result (see Raw); shown here whole.")
+            if call.truncated
+            else ""
+        )
         table = result_table(payload)
         if table is not None:
             columns, rows, rest = table
@@ -239,11 +246,14 @@ class ToolCallDetail(QWidget):
             extras = [
                 f"{k}: {_cell_text(v)}" for k, v in rest.items() if k not in ("sql", "rowCount")
             ]
+            if cut:
+                extras.insert(0, cut)
             self.caption.setText("  ·  ".join(extras))
             self.caption.setVisible(bool(extras))
             self.result_stack.setCurrentWidget(self.rows_view)
             return
-        self.caption.setVisible(False)
+        self.caption.setVisible(bool(cut))
+        self.caption.setText(cut)
         if isinstance(payload, dict) and payload.get("error"):
             self.caption.setVisible(True)
             self.caption.setText(str(payload.get("error_kind") or ""))

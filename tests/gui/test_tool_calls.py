@@ -155,6 +155,11 @@ def test_detail_reads_the_payload_not_the_framed_text(qtbot: Any) -> None:
     assert detail.result_stack.currentWidget() is detail.rows_view
     assert detail.rows_model.item(0, 1).text() == "12"
     assert detail.raw_view.toPlainText() == cut
+    # The table is the whole result; the caption says the model read only part of it.
+    assert detail.caption.isVisibleTo(detail) and "only the first part" in detail.caption.text()
+    _finished_call(model, "query_hr", FRAMED_ROWS, payload=ROWS)
+    panel.table.selectRow(1)
+    assert "only the first part" not in detail.caption.text()
 
 
 def test_status_colour_follows_the_dark_theme(qapp: Any) -> None:
