@@ -53,7 +53,20 @@ def _about_orders(q: str, e: Entities) -> bool:
     )
     record = any(
         w in lowered
-        for w in ("상태", "status", "대기", "waiting", "pending", "있어", "목록", "list")
+        for w in (
+            "상태",
+            "status",
+            "대기",
+            "waiting",
+            "pending",
+            "있어",
+            "목록",
+            "list",
+            "확인",
+            "check",
+            "내역",
+            " 건",
+        )
     )
     return orders and e.amount is None and record
 
@@ -73,6 +86,28 @@ def _pending_anywhere(q: str, e: Entities) -> bool:
 def _records(q: str) -> bool:
     """Claims or orders (HR records) are asked about, not regulation revisions."""
     return any(w in q.lower() for w in ("claim", "청구", "발주", "purchase order"))
+
+
+def _claim_record(q: str) -> bool:
+    """A filed claim asked about: its amount, status or whose it is (not the claim rule)."""
+    lowered = q.lower()
+    if not any(w in lowered for w in ("청구", "claim")):
+        return False
+    if any(w in lowered for w in ("규정", "절차", "방법", "기한", "how do", "how to", "rule")):
+        return False
+    status = (
+        "승인",
+        "상태",
+        "얼마",
+        "올렸",
+        "했어",
+        "한 건",
+        "있어",
+        "status",
+        "approved",
+        "how much",
+    )
+    return bool(named_people(q)) or cue(q, "self") or any(w in lowered for w in status)
 
 
 def _purchase(q: str) -> bool:
@@ -173,6 +208,9 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
             and (cue(q, "lodging_cap") or cue(q, "comply") or e.amount is not None)
         ),
     ),
+    # A claim filed ('류건석 과장 식대 청구 얼마 올렸어?', '도서구입비 청구한 건 승인
+    # 났어?'): the claims records, which the expense plan lists.
+    ("expense", lambda q, e: _claim_record(q)),
     # '남은 거 내년으로 넘어가나' asks the carry-over rule, not the days left.
     ("remaining", lambda q, e: cue(q, "remaining") and not cue(q, "usage") and not _carry(e)),
     # A department's leave use; 'how many days a week can my team work from home'
@@ -372,7 +410,7 @@ def detect_intent(question: str, ents: Entities) -> str:
 # Where a question of several parts divides: a sentence end, '…랑,' / '…이랑,', ', 그리고',
 # '…인지, ', ', and <verb>' (one scan, no backtracking).
 _PART_BREAK = re.compile(
-    r"(?<=[?？])\s+|(?<=[가-힣])(?:이랑|랑|하고),\s*|,\s*그리고\s+|(?<=인지),\s+"
+    r"(?<=[?？])\s+|(?<=[가-힣])(?:이랑|랑|하고),\s*|,\s*그리고\s+|(?<=인지),\s+|(?<=[았었였했])고,\s*"
     r"|,\s+and\s+(?=(?:are|is|do|does|did|what|how|which|who|when|can|will)\b)",
     re.I,
 )

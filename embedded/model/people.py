@@ -205,6 +205,12 @@ def named_people(question: str) -> list[str]:
                 (titled and word == raw) or raw in (word + "씨", word + "님")
             ):
                 continue
+            # Four syllables untitled read as two nouns ('도서구입', '출장숙박'): a
+            # four-syllable name is rare and is taken with a title ('남궁민수 과장').
+            if len(word) == 4 and not (
+                titled or raw.startswith((word + "씨", word + "님"))
+            ):
+                continue
             if word not in found:
                 found.append(word)
     for pattern in _LATIN_PATTERNS:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from embedded.model.compose import (
@@ -555,7 +555,14 @@ def plan_remaining(ctx: Ctx) -> Blocks:
 
     Whatever an approved revision is about to change is said too, with the days
     recomputed under the coming entitlement.
+
+    The days left are today's (the HR view holds this year's use): a date in the
+    question ('12월 22일 새 기준 적용되면') asks what the coming version makes of
+    them, which the coming changes answer; the rule is read as in force today, so
+    no version of that date is ever called the one in force.
     """
+    if ctx.ents.as_of or ctx.ents.relative:
+        ctx = replace(ctx, ents=replace(ctx.ents, as_of=None, relative=None))
     blocks, hits = searched_topic(ctx)
     if blocks:
         return blocks

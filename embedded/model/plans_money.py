@@ -11,12 +11,14 @@ from embedded.model.compose import (
     answer,
     call,
     cite,
+    content_words,
     date_note,
     failure,
     hits_of,
     not_found,
     nothing_visible,
     rows_of,
+    squash,
     titled,
 )
 from embedded.model.entities import AMOUNT, korean_amount
@@ -34,7 +36,7 @@ from embedded.model.plans_hr import named_targets, table
 _CLAUSE = re.compile(r"[^\n.;·①②③④⑤⑥⑦⑧⑨⑩]+")
 _SUBCLAUSE_BREAK = re.compile(r",\s++|(?<!\s)\s++/\s++")
 _EXPENSE_SQL = (
-    "SELECT 청구번호, 유형, 지역, 숙박일수, 금액, 청구일, 상태 FROM semantic.hr.expenses "
+    "SELECT 청구번호, 성명, 유형, 지역, 숙박일수, 금액, 청구일, 상태 FROM semantic.hr.expenses "
     "WHERE 숙박일수 > 0 ORDER BY 청구일"
 )
 
@@ -341,7 +343,7 @@ def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]], every: list[dict[str, Any]])
 
 
 _ALL_CLAIMS_SQL = (
-    "SELECT 청구번호, 유형, 지역, 숙박일수, 금액, 청구일, 상태 FROM semantic.hr.expenses "
+    "SELECT 청구번호, 성명, 유형, 지역, 숙박일수, 금액, 청구일, 상태 FROM semantic.hr.expenses "
     "ORDER BY 청구일"
 )
 
@@ -368,6 +370,24 @@ def _names_claimant(ctx: Ctx) -> bool:
     return bool(named_people(ctx.turn.question)) and ("청구" in q or "claim" in q)
 
 
+def _of_kind(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[list[Any]]:
+    """The claims of the kind the question names ('식대', '도서구입비'), else all of them.
+
+    A question word matches a claim's 유형 when either contains the other's first two
+    syllables; when no claim is of a kind the question names, every claim is kept.
+    """
+    if "유형" not in columns:
+        return rows
+    at = columns.index("유형")
+    words = [squash(w) for w in content_words(ctx.ents.keywords) if len(w) >= 2]
+    kinds = [
+        r
+        for r in rows
+        if any(w[:2] in squash(str(r[at] or "")) for w in words if "가" <= w[0] <= "힣")
+    ]
+    return kinds or rows
+
+
 def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None) -> Blocks:
     """List the expense claims the caller may see (the row filter decides whose)."""
     result = records_call(ctx)
@@ -380,6 +400,7 @@ def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None) -> Blocks:
     if result.failed:
         return answer(failure(ctx, result))
     columns, rows = rows_of(result)
+    rows = _of_kind(ctx, columns, rows)
     if not rows:
         return answer(
             ctx.t(
@@ -511,13 +532,14 @@ def plan_expense(ctx: Ctx) -> Blocks:
         )
         citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
         article = str(hit.get("article_no") or "")
+        who = f"{record.get('성명')}, " if record.get("성명") else ""
         lines.append(
             ctx.t(
-                f"- 청구 {record.get('청구번호')} ({record.get('지역')}, {nights}박, "
+                f"- 청구 {record.get('청구번호')} ({who}{record.get('지역')}, {nights}박, "
                 f"{record.get('상태') or ''}): 청구액 {total:,}원 (1박 {per_night:,}원), "
                 f"한도 {cap:,}원 × {nights}박 = {allowed:,}원 → {verdict}\n"
                 f'  근거: {citation} {article} "{clause}"',
-                f"- claim {record.get('청구번호')} ({record.get('지역')}, {nights} nights): "
+                f"- claim {record.get('청구번호')} ({who}{record.get('지역')}, {nights} nights): "
                 f"claimed {total:,} won ({per_night:,} per night); cap {cap:,} × {nights} "
                 f"= {allowed:,} won → {verdict}\n"
                 f'  Source: {citation} {article} "{clause}"',
