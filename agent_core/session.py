@@ -231,7 +231,11 @@ class PersonaSession:
             AdminRefusedError: The account is an administrator.
         """
         client = PlatformClient(endpoints.ontul_url, username, password, timeout=platform_timeout_s)
-        client.login()
+        try:
+            client.login()
+        except BaseException:
+            client.close()  # a refused or failed login keeps no connection open
+            raise
         if client.is_admin:
             client.close()
             raise AdminRefusedError(

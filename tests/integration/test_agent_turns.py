@@ -86,9 +86,22 @@ def test_admin_accounts_are_refused(stack: Stack) -> None:
         _login(stack, "admin")
 
 
-def test_bad_password_is_an_auth_error(stack: Stack) -> None:
+def test_bad_password_is_an_auth_error_and_leaves_no_connection_open(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent_core.platform_client import PlatformClient
+
+    closed: list[PlatformClient] = []
+    close = PlatformClient.close
+
+    def recording_close(client: PlatformClient) -> None:
+        closed.append(client)
+        close(client)
+
+    monkeypatch.setattr(PlatformClient, "close", recording_close)
     with pytest.raises(PlatformAuthError):
         PersonaSession.login(stack.endpoints, "hong", "not-the-password", audit=False)
+    assert len(closed) == 1  # its HTTP client (and the server's handler thread) released
 
 
 def _run_in_thread(
