@@ -128,7 +128,9 @@ def topic_label(ctx: Ctx) -> str:
     return ctx.ents.title or (ctx.ents.keywords[0] if ctx.ents.keywords else ctx.turn.question)
 
 
-def quote_articles(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
+def quote_articles(
+    ctx: Ctx, hits: list[dict[str, Any]], lead: tuple[str, str] = ("", "")
+) -> Blocks:
     """Quote the articles that answer the question, each with its citation."""
     lines = []
     for hit in hits:
@@ -139,14 +141,26 @@ def quote_articles(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
     body = "\n".join(lines)
     return answer(
         ctx.t(
-            f"질문에 해당하는 조항입니다.\n{body}",
-            f"The article that answers this:\n{body}",
+            f"{lead[0]}관련 조항은 다음과 같습니다.\n{body}"
+            if lead[0]
+            else f"질문에 해당하는 조항입니다.\n{body}",
+            f"{lead[1]}The article on it:\n{body}"
+            if lead[1]
+            else f"The article that answers this:\n{body}",
         )
         + date_note(ctx, hits[0])
     )
 
 
-def article_answer(ctx: Ctx, search: ToolCall | None = None) -> Blocks | None:
+_NO_DAY_COUNT = (
+    "규정에 일수(며칠)가 적혀 있지 않아 며칠인지는 찾을 수 없습니다. ",
+    "The regulations state no number of days for this, so I cannot find a figure. ",
+)
+
+
+def article_answer(
+    ctx: Ctx, search: ToolCall | None = None, days_asked: bool = False
+) -> Blocks | None:
     """Quote the article the search found that speaks to the question, or None.
 
     Retrieval decides the topic: the main search ran on the question's words, and
@@ -157,11 +171,16 @@ def article_answer(ctx: Ctx, search: ToolCall | None = None) -> Blocks | None:
         return None  # a document named and not found is not found: no other one stands in
     hits = with_titles(ctx, hits_of(search or primary_search(ctx)))
     best = best_articles(hits, ctx.ents.keywords)
-    return quote_articles(ctx, best) if best else None
+    if not best:
+        return None
+    # The asked attribute checked: a question for a number of days that the article
+    # does not state is told so before the article is quoted (no figure is made up).
+    figureless = days_asked and not any(re.search(r"\d", str(h.get("text"))) for h in best)
+    return quote_articles(ctx, best, _NO_DAY_COUNT if figureless else ("", ""))
 
 
 def searched_topic(
-    ctx: Ctx, quote_fallback: bool = False
+    ctx: Ctx, quote_fallback: bool = False, days_asked: bool = False
 ) -> tuple[Blocks | None, list[dict[str, Any]]]:
     """Search first, then return the question's hits, best first.
 
@@ -190,7 +209,7 @@ def searched_topic(
         if step:
             return step, []
     if not hits and quote_fallback:
-        quoted = article_answer(ctx, search)
+        quoted = article_answer(ctx, search, days_asked)
         if quoted:
             return quoted, []
     if not hits:
@@ -297,7 +316,7 @@ def coming_changes(ctx: Ctx, doc_no: str, topic: list[str]) -> tuple[Blocks | No
 
 def plan_rule_days(ctx: Ctx) -> Blocks:
     """How many days a rule grants (now, on a past date, and what is about to change)."""
-    blocks, hits = searched_topic(ctx, quote_fallback=True)
+    blocks, hits = searched_topic(ctx, quote_fallback=True, days_asked=True)
     if blocks:
         return blocks
     top = hits[0]
@@ -307,7 +326,7 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
     days = days_in(texts, topic)
     citation = cite(ctx, doc_no, top.get("version"), top.get("effective_from"))
     if days is None:
-        stated = article_answer(ctx)
+        stated = article_answer(ctx, days_asked=True)
         if stated:
             return stated  # the rule states no number of days: what it does say
         return answer(
