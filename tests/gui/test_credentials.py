@@ -244,6 +244,7 @@ def test_real_sign_in_against_the_embedded_platform(
     assert test_keyring.secrets == {
         ("regdesk", f"hong@{endpoints.ontul_url}"): personas["hong"]["password"]
     }
+    dialog.session.close()  # its HTTP clients, which nobody else owns here
 
 
 def test_real_secret_service_round_trip() -> None:
