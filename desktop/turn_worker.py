@@ -60,10 +60,11 @@ _log = logging.getLogger(__name__)
 _LIVE_THREADS: weakref.WeakSet[QThread] = weakref.WeakSet()
 
 HIGH_WATER = 256
-"""Queued events (after merging) at which the worker waits for the GUI to catch up."""
+"""Events the worker may post between two takes of the GUI (merged or not), or keep
+queued, before it waits for the GUI to catch up."""
 
 LOW_WATER = 32
-"""Queued events below which a waiting worker goes on."""
+"""Queued events below which a waiting worker goes on (after the GUI took events)."""
 
 FRAME_MS = 16
 """Shortest time between two deliveries to the GUI: one frame."""
@@ -102,6 +103,7 @@ class TurnWorker(QObject):
         self._pending: list[AgentEvent] = []
         # the text of a delta that may still grow: merged into ``_pending[-1]`` when taken
         self._tail: list[str] = []
+        self._since_take = 0
         self._answered = threading.Event()
         self._decision: ApprovalDecision | None = None
         self._waiting_for: str | None = None
@@ -122,6 +124,7 @@ class TurnWorker(QObject):
             else:
                 batch = self._pending[:limit]
                 del self._pending[:limit]
+            self._since_take = 0
             if len(self._pending) < LOW_WATER:
                 self._drained.notify_all()
             return batch, bool(self._pending)
@@ -135,14 +138,20 @@ class TurnWorker(QObject):
 
     def _post(self, event: AgentEvent) -> None:
         with self._lock:
+            busy = self._since_take >= HIGH_WATER or len(self._pending) >= HIGH_WATER
+            if busy and not self._cancel.cancelled:
+                # A producer faster than the GUI waits here, releasing the GIL: a
+                # thread that keeps it makes every Python call of a paint wait for
+                # it. A bounded wait, so a GUI that stopped taking cannot hang the turn.
+                if not self._drained.wait_for(
+                    lambda: self._since_take == 0 and len(self._pending) < LOW_WATER,
+                    timeout=0.25,
+                ):
+                    self._since_take = 0  # the GUI had its chance; wait again later
+            self._since_take += 1
             if self._tail and _merges(self._pending[-1], event):
                 self._tail.append(event.text)  # type: ignore[union-attr]
                 return
-            if len(self._pending) >= HIGH_WATER and not self._cancel.cancelled:
-                # a producer faster than the GUI waits here (releasing the GIL)
-                # instead of burying the event loop; a bounded wait, so a GUI
-                # that stopped draining cannot hang the turn
-                self._drained.wait_for(lambda: len(self._pending) < LOW_WATER, timeout=0.25)
             self._close_tail()
             was_empty = not self._pending
             self._pending.append(event)

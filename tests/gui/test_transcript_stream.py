@@ -48,9 +48,9 @@ def test_the_worker_merges_a_steps_deltas_and_keeps_the_order() -> None:
         yield TurnStarted("t", "hong", "q", "scripted")
         yield ThinkingDelta("plan ", step=1)
         yield ThinkingDelta("more", step=1)
-        for _ in range(1000):
+        for _ in range(200):  # fewer than HIGH_WATER: nobody takes while run() runs here
             yield AnswerDelta("가", step=1)
-        yield Narration("가" * 1000, step=1)
+        yield Narration("가" * 200, step=1)
         yield ToolCallStarted("c1", "query_hr", {"question_sql": "SELECT 1"}, "allow")
         yield ToolCallFinished("c1", "query_hr", "ok", 1.0, 1, "1 row", "{}")
         for _ in range(10):
@@ -65,8 +65,8 @@ def test_the_worker_merges_a_steps_deltas_and_keeps_the_order() -> None:
     assert [(e.kind, getattr(e, "text", None), getattr(e, "step", None)) for e in events] == [
         ("turn_started", None, None),
         ("thinking_delta", "plan more", 1),
-        ("answer_delta", "가" * 1000, 1),
-        ("narration", "가" * 1000, 1),
+        ("answer_delta", "가" * 200, 1),
+        ("narration", "가" * 200, 1),
         ("tool_call_started", None, None),
         ("tool_call_finished", None, None),
         ("answer_delta", "나" * 10, 2),
