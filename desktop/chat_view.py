@@ -2,7 +2,8 @@
 
 A delegate lays each row out with a cached ``QTextDocument`` (keyed by the row's
 revision and the width), so scrolling and repaints cost nothing new; only the
-streaming row is laid out again, at most once per flush.
+streaming row is laid out again, at most once per frame (the turn worker delivers
+a frame's text as one change).
 """
 
 from __future__ import annotations
