@@ -152,8 +152,8 @@ def nothing_visible(ctx: Ctx, what: str) -> str:
     return ctx.t(
         f"'{what}'에 대해 조회 가능한 결과가 없습니다. 플랫폼이 보여줄 수 있는 자료를 돌려주지 "
         "않았습니다 (권한 밖이거나 존재하지 않는 정보일 수 있어 추측하지 않겠습니다).",
-        f"Nothing came back that you may see for '{what}': it is not available to you or does "
-        "not exist, so I will not guess.",
+        f"Nothing came back that you may see for '{what}': it is not available to you (you "
+        "may not have access) or does not exist, so I will not guess.",
     )
 
 

@@ -138,7 +138,8 @@ def _about_person(q: str) -> bool:
         return False
     if named_people(q):
         return True
-    return any(w in lowered for w in (" 내 ", " 제 ", " my ", "나의", "저의"))
+    team = ("팀원", "우리 팀", "우리팀", "저희 팀", "부서원", " my team", " our team")
+    return any(w in lowered for w in (" 내 ", " 제 ", " my ", "나의", "저의", *team))
 
 
 def _record_word(q: str) -> bool:

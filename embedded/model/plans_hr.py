@@ -138,7 +138,8 @@ def named_targets(ctx: Ctx) -> tuple[Blocks | None, list[Person] | None]:
                     f"'{listed}'에 해당하는 직원을 조회 가능한 인사 기록에서 찾을 수 없습니다. "
                     "조회 권한 밖이거나 없는 직원이어서, 추측하지 않겠습니다.",
                     f"No employee named '{listed}' is found among the HR records available to "
-                    "you: not available to you or does not exist, so I will not guess.",
+                    "you: not available to you (you may not have access) or does not exist, so "
+                    "I will not guess.",
                 )
             ),
             None,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from embedded.model.compose import Blocks, Ctx, answer, call, failure, nothing_visible, rows_of
@@ -51,12 +52,44 @@ def _national_id_call(ctx: Ctx) -> Any:
     )
 
 
+TEAM_WORDS = ("팀원", "우리 팀", "우리팀", "저희 팀", "저희팀", "부서원", "my team", "our team")
+"""Words asking for the asker's team (the employees of the asker's department)."""
+_CODE = re.compile(r"[A-Z]{2,5}")
+
+
+def _team_contacts(ctx: Ctx) -> Blocks | None:
+    """'우리 팀원들 연락처 전부': the asker's department, looked up first; None if not asked."""
+    lowered = ctx.turn.question.lower()
+    if named_people(ctx.turn.question) or not any(w in lowered for w in TEAM_WORDS):
+        return None
+    calls = [c for c in ctx.turn.calls if c.name == "query_hr"]
+    if not calls:
+        if not ctx.asker:
+            return None
+        return call(ctx, "query_hr", {"question_sql": _contact_sql([ctx.asker])})
+    mine = calls[0]
+    if mine.failed:
+        return answer(failure(ctx, mine))
+    columns, rows = rows_of(mine)
+    depts = {str(r[columns.index("부서")]) for r in rows if "부서" in columns}
+    if len(depts) != 1 or not _CODE.fullmatch(next(iter(depts))):
+        return answer(nothing_visible(ctx, ctx.t("팀원들의 연락처", "your team's contacts")))
+    dept = next(iter(depts))
+    if len(calls) < 2:
+        sql = f"{_CONTACT_SQL} WHERE 부서 = '{dept}' ORDER BY 사번"
+        return call(ctx, "query_hr", {"question_sql": sql})
+    return _contact_lines(ctx, calls[1], [dept], limit=30)
+
+
 def plan_contact(ctx: Ctx) -> Blocks:
     """An employee's contact number from the employees view, as the platform shows it.
 
     The row filter decides whose rows come back and the column mask how the number
     reads; a national ID asked in the same breath is tried and its refusal reported.
     """
+    team = _team_contacts(ctx)
+    if team is not None:
+        return team
     names = _targets(ctx)
     if not names and not asks_about_self(ctx):
         return answer(
@@ -73,12 +106,18 @@ def plan_contact(ctx: Ctx) -> Blocks:
     national = cue(ctx.turn.question, "national_id")
     if national and _national_id_call(ctx) is None and ctx.has("query_hr"):
         return call(ctx, "query_hr", {"question_sql": _NATIONAL_ID_SQL})
+    return _contact_lines(ctx, result, names, national)
+
+
+def _contact_lines(
+    ctx: Ctx, result: Any, names: list[str], national: bool = False, limit: int = 10
+) -> Blocks:
     columns, rows = rows_of(result)
     records = [dict(zip(columns, r, strict=False)) for r in rows]
     if not records:
         who = ", ".join(names) or ctx.t("질문하신 분", "you")
         return answer(nothing_visible(ctx, ctx.t(f"{who}의 연락처", f"the contact of {who}")))
-    if not names and len(records) > 1:
+    if not names and len(records) > 1 and limit == 10:
         return answer(
             ctx.t(
                 f"조회 가능한 직원 기록이 {len(records)}건이라 어느 것이 질문하신 분의 것인지 "
@@ -89,7 +128,7 @@ def plan_contact(ctx: Ctx) -> Blocks:
         )
     lines = []
     masked = False
-    for rec in records[:10]:
+    for rec in records[:limit]:
         phone = str(rec.get("연락처") or "")
         masked = masked or "*" in phone
         label = f"{rec.get('성명')} ({rec.get('사번')}, {rec.get('부서')} {rec.get('직급') or ''})"
@@ -102,8 +141,10 @@ def plan_contact(ctx: Ctx) -> Blocks:
     text = "\n".join(lines)
     if masked:
         text += ctx.t(
-            "\n번호의 일부는 조회 권한에 따라 플랫폼이 가려서(마스킹) 보여준 것입니다.",
-            "\nPart of the number is masked by the platform for your access level.",
+            "\n번호의 일부는 조회 권한에 따라 플랫폼이 가려서(마스킹) 보여준 것으로, 가려진 "
+            "자리(****)의 숫자는 볼 수 없습니다.",
+            "\nPart of the number is masked by the platform for your access level; the "
+            "masked digits (****) cannot be shown.",
         )
     if national:
         refused = _national_id_call(ctx)
