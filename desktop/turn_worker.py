@@ -76,6 +76,9 @@ The events' own cost (a tool row inserted, a row grown) is the small part: the
 layout and paint they cause follow in the same frame (5-8 ms for two panes on
 the GUI benchmark's flood), and the frame must stay under 16 ms."""
 
+DELIVERY_SLICE = 8
+"""Events one pane takes per round of a tick (rounds continue while the budget lasts)."""
+
 _MERGEABLE = (AnswerDelta, ThinkingDelta)
 
 
@@ -273,9 +276,6 @@ class _FrameClock(QObject):
         for controller in more:
             self.schedule(controller)
 
-
-DELIVERY_SLICE = 8
-"""Events one pane takes per round of a tick (rounds continue while the budget lasts)."""
 
 _clock: _FrameClock | None = None
 
