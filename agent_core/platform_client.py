@@ -139,8 +139,13 @@ class PlatformClient:
         self._adapter.abort()
 
     def close(self) -> None:
-        """Release the connection pool."""
+        """Release the connection pool, and end connections still held by a response.
+
+        A response kept alive (by an exception's traceback, say a refused login's)
+        holds its connection outside the pool, where closing the pool misses it.
+        """
         self._session.close()
+        self._adapter.abort()
 
     # -- authentication --------------------------------------------------
 

@@ -104,6 +104,22 @@ def test_bad_password_is_an_auth_error_and_leaves_no_connection_open(
     assert len(closed) == 1  # its HTTP client (and the server's handler thread) released
 
 
+def test_closing_a_client_ends_a_connection_a_kept_refusal_still_holds(stack: Stack) -> None:
+    import socket
+
+    from agent_core.platform_client import PlatformClient
+
+    client = PlatformClient(stack.endpoints.ontul_url, "hong", "not-the-password")
+    with pytest.raises(PlatformAuthError) as refused:  # keeps the response, and its connection
+        client.login()
+    held = [c.sock for c in client._adapter.connections if c.sock is not None]
+    assert held, "the refused response holds no connection: nothing to prove"
+    client.close()
+    # shut down: the platform sees the connection end (its handler thread returns)
+    assert all(sock.recv(1, socket.MSG_DONTWAIT) == b"" for sock in held)
+    assert refused.value.status == 401
+
+
 def _run_in_thread(
     session: PersonaSession,
     question: str,
