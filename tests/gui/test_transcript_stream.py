@@ -123,3 +123,30 @@ def test_a_streaming_row_shows_what_it_paints_and_links_once_finished(qapp: Any)
     assert _anchors(model, 0) == []
     model.finish_answer(text, (Citation("HR-REG-003", 3, None),))
     assert _anchors(model, 0) == ["cite:HR-REG-003:3"]
+
+
+def test_a_flood_arrives_whole_and_in_order_through_the_controller(qtbot: Any) -> None:
+    from desktop.turn_worker import TurnController
+
+    def turn(approver: Approver, cancel: CancelToken) -> Iterator[AgentEvent]:
+        yield TurnStarted("t", "hong", "q", "scripted")
+        for i in range(3000):  # well past the back-pressure mark, as fast as a thread can
+            if i % 100 == 0:
+                yield ToolCallStarted(f"c{i}", "query_hr", {"question_sql": "SELECT 1"}, "allow")
+            yield AnswerDelta(f"{i} ", step=1 + i // 1000)
+        yield AnswerFinished("done")
+
+    controller = TurnController(turn)
+    batches: list[list[AgentEvent]] = []
+    controller.events_arrived.connect(batches.append)
+    with qtbot.waitSignal(controller.finished, timeout=20000):
+        controller.start()
+    controller.wait()
+    events = [e for batch in batches for e in batch]
+    for step in (1, 2, 3):
+        text = "".join(e.text for e in events if isinstance(e, AnswerDelta) and e.step == step)
+        assert text == "".join(f"{i} " for i in range(1000 * (step - 1), 1000 * step))
+    calls = [e.call_id for e in events if isinstance(e, ToolCallStarted)]
+    assert calls == [f"c{i}" for i in range(0, 3000, 100)]
+    assert len(events) < 3000  # merged on the way
+    assert events[0].kind == "turn_started" and events[-1].kind == "answer_finished"
