@@ -272,13 +272,15 @@ def hits_about(hits: list[dict[str, Any]], words: list[str]) -> list[dict[str, A
     """
     if not words:
         return list(hits)
-    subject, rest = squash(words[0]), [squash(w) for w in words[1:]]
-    found = []
-    for hit in hits:
-        hay = squash(f"{hit.get('title', '')} {hit.get('text', '')}")
-        if subject in hay and sum(w in hay for w in rest) >= len(rest) // 2:
-            found.append(hit)
-    return found
+    hays = [squash(f"{hit.get('title', '')} {hit.get('text', '')}") for hit in hits]
+    subject = squash(words[0])
+    # A word no hit mentions ('생겼', '찍혀') tells no hit from another: filler, not counted.
+    rest = [w for w in (squash(w) for w in words[1:]) if any(w in hay for hay in hays)]
+    return [
+        hit
+        for hit, hay in zip(hits, hays, strict=True)
+        if subject in hay and sum(w in hay for w in rest) >= len(rest) // 2
+    ]
 
 
 # Words that name a kind of document, not what a question asks about it.

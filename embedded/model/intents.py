@@ -161,6 +161,16 @@ def _record_word(q: str) -> bool:
     )
 
 
+_RECORD_SYSTEM = ("erp", "인사db", "인사 db", "인사시스템", "기록", "찍혀", "부여일수", "사용일수")
+
+
+def _own_record_asked(q: str) -> bool:
+    """The caller's own record in the HR system is asked ('내 … ERP에 찍힌 사용일수')."""
+    lowered = f" {q.lower()} "
+    own = any(w in lowered for w in (" 내 ", " 제 ", " my ", "나의", "저의", " 나 "))
+    return own and any(w in lowered for w in _RECORD_SYSTEM)
+
+
 # (intent, test) in priority order; the first test that holds wins.
 INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("literal_sql", lambda q, e: e.sql is not None),
@@ -227,6 +237,9 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("remaining", lambda q, e: cue(q, "remaining") and not _carry(e)),
     # "<name> 육아휴직 사용일수": a named person's leave record, not the rule.
     ("usage", lambda q, e: _names_leave(q) and _record_word(q) and bool(named_people(q))),
+    # 'ERP에 내 육아휴직 사용일수 찍혀 있는 거', '내 육아휴직 사용 기록': the caller's own
+    # leave record (the HR view), not the rule.
+    ("usage", lambda q, e: _names_leave(q) and _own_record_asked(q)),
     # '25일로 늘어난다던데 언제부터야?': when a figure starts is the rule's coming change.
     ("effective_date", lambda q, e: cue(q, "effective_date") and not _names_days(q)),
     (

@@ -180,6 +180,9 @@ def _name_ending_in_a(word: str) -> bool:
     return len(word) == 3 and word[0] in _SURNAMES and word.endswith("아")
 
 
+_VERB_SYLLABLES = frozenset("됐했었았였겠겼셨습봤왔줬")
+
+
 def named_people(question: str) -> list[str]:
     """Candidate person names in a question (Hangul 2–4 syllables not in the vocabulary, Latin).
 
@@ -197,6 +200,8 @@ def named_people(question: str) -> list[str]:
         if ends_verb and not _name_ending_in_a(raw):
             continue
         titled = i + 1 < len(words) and words[i + 1] in _TITLES
+        if any(ch in raw for ch in _VERB_SYLLABLES):
+            continue  # '도입됐을', '생겼': a tense or a verb ending, in no Korean name
         for word in _hangul_candidates(raw):
             # Most Korean full names have three syllables; a two-syllable word
             # ('정리', '전사', '홍가' from '홍가은') is a name only as written and
@@ -207,9 +212,7 @@ def named_people(question: str) -> list[str]:
                 continue
             # Four syllables untitled read as two nouns ('도서구입', '출장숙박'): a
             # four-syllable name is rare and is taken with a title ('남궁민수 과장').
-            if len(word) == 4 and not (
-                titled or raw.startswith((word + "씨", word + "님"))
-            ):
+            if len(word) == 4 and not (titled or raw.startswith((word + "씨", word + "님"))):
                 continue
             if word not in found:
                 found.append(word)

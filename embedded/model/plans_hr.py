@@ -384,10 +384,29 @@ def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
         depts = {str(r[emp]): str(r[dept]) for r in rows}
     kind = leave_type(ctx) or ""
     kind = ctx.t(kind or "휴가", _EN_LEAVE.get(kind, "Leave"))
-    header = ctx.t("| 사번 | 부서 | 사용일수 |", "| Employee no. | Dept | Days used |")
-    lines = [header, "|---|---|---:|"]
     shown = list(totals.items())[:_MAX_ROWS]
-    lines += [f"| {emp} | {depts.get(emp, '')} | {days} |" for emp, days in shown]
+    question = ctx.turn.question.lower()
+    grants = (
+        _granted_by_employee(columns, rows)
+        if any(w in question for w in ("부여", "grant", "entitle"))
+        else {}
+    )
+    if grants:
+        # '부여일수랑 사용일수 각각': the ERP grant beside the days used, as recorded.
+        header = ctx.t(
+            "| 사번 | 부서 | 부여일수(ERP) | 사용일수 |",
+            "| Employee no. | Dept | Granted (ERP) | Days used |",
+        )
+        lines = [header, "|---|---|---:|---:|"]
+        unit = ctx.t("일", "")
+        lines += [
+            f"| {emp} | {depts.get(emp, '')} | {grants.get(emp, 0)}{unit} | {days}{unit} |"
+            for emp, days in shown
+        ]
+    else:
+        header = ctx.t("| 사번 | 부서 | 사용일수 |", "| Employee no. | Dept | Days used |")
+        lines = [header, "|---|---|---:|"]
+        lines += [f"| {emp} | {depts.get(emp, '')} | {days} |" for emp, days in shown]
     total = sum(totals.values())
     more = len(totals) - len(shown)
     names = _names_by_employee(columns, rows)

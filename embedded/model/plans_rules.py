@@ -437,35 +437,50 @@ def _dated_days(ctx: Ctx, top: dict[str, Any], days: int, citation: str, when: s
     )
 
 
-def _version_effective(ctx: Ctx, top: dict[str, Any], number: int) -> Blocks:
-    """When version ``number`` took effect (approval date), and the date it states."""
+_FIRST = ("처음", "최초", "맨 처음", "제정", "도입", "first version", "originally", "introduced")
+
+
+def _version_effective(ctx: Ctx, top: dict[str, Any], number: int | None) -> Blocks:
+    """When version ``number`` (None: the first) took effect, the date it states, what it said."""
     doc_no = str(top.get("doc_no"))
     described = ctx.turn.last("describe_regulation")
     if described is None:
         return call(ctx, "describe_regulation", {"doc_no": doc_no})
     versions = [] if described.failed else (described.data or {}).get("versions") or []
-    version = next((v for v in versions if str(v.get("version")) == str(number)), None)
+    if number is None:
+        dated = [v for v in versions if v.get("effective_from")]
+        version = min(dated, key=lambda v: str(v.get("effective_from")), default=None)
+        number = version.get("version") if version else None
+    else:
+        version = next((v for v in versions if str(v.get("version")) == str(number)), None)
     if version is None:
-        return answer(not_found(ctx, ctx.t(f"{doc_no} 제{number}차", f"{doc_no} version {number}")))
+        what = ctx.t(f"{doc_no} 제{number}차", f"{doc_no} version {number}") if number else doc_no
+        return answer(not_found(ctx, what))
     eff = version.get("effective_from")
     citation = cite(ctx, doc_no, number, eff)
+    summary = str(version.get("summary") or "")
+    said = ctx.t(f" 그 버전의 내용: {summary}.", f" That version: {summary}.") if summary else ""
     return answer(
         ctx.t(
             f"{title_of(top)} {citation}의 실제 시행일은 승인일인 {eff}입니다.",
             f"{title_of(top)} {citation} took effect on its approval date, {eff}.",
         )
+        + said
         + date_note(ctx, {**version, "effective_from": eff})
     )
 
 
 def plan_effective_date(ctx: Ctx) -> Blocks:
     """When a regulation took effect, disclosing a stated/approved date mismatch."""
-    blocks, hits = searched_topic(ctx, quote_fallback=True)
+    first = ctx.ents.version is None and any(w in ctx.turn.question.lower() for w in _FIRST)
+    blocks, hits = searched_topic(ctx, quote_fallback=not first)
     if blocks:
         return blocks
     top = hits[0]
     if ctx.ents.version is not None:
         return _version_effective(ctx, top, ctx.ents.version)
+    if first:
+        return _version_effective(ctx, top, None)  # '처음 생겼을 땐 언제부터': the first version
     if not (ctx.ents.title_words or ctx.ents.doc_nos or as_of(ctx)):
         # No document named: '부칙의 시행일과 승인일이 다르면 뭘 기준으로 봐?' asks the
         # rule about effective dates, which the article that speaks of them states.
