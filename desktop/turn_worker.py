@@ -261,12 +261,15 @@ class _FrameClock(QObject):
         waiting, self._waiting = self._waiting, {}
         more = list(waiting.values())
         # Round robin in small slices, so a busy pane cannot starve the other. A
-        # turn's end (its answer rendered as Markdown and laid out again, the
-        # history written) takes a frame of its own: two panes finishing in one
-        # tick would lay out two whole answers before the next paint.
+        # turn's final events (its answer rendered as Markdown and laid out again)
+        # and its end handlers (history, comparison) each take a frame of their
+        # own: two panes finishing in one tick would do all of it twice in one frame.
         while more and time.perf_counter() < deadline:
             still: list[TurnController] = []
             for controller in more:
+                if not deadline:  # a turn ended in this tick: the others go next frame
+                    still.append(controller)
+                    continue
                 queued, ended = controller._deliver(DELIVERY_SLICE)
                 if ended:
                     deadline = 0.0
@@ -358,10 +361,11 @@ class TurnController(QObject):
             _frame_clock().schedule(self)
 
     def _deliver(self, limit: int | None = None) -> tuple[bool, bool]:
-        """Hand up to ``limit`` queued events to ``events_arrived``.
+        """Hand up to ``limit`` queued events to ``events_arrived``, or end the turn.
 
         Returns:
-            Whether more events wait, and whether the turn's final event was among these.
+            Whether this controller needs another round, and whether the turn's
+            final event or its ``finished`` went out (the tick then ends).
         """
         finished = self._thread.isFinished()
         chunk, more = self._worker.take_events(limit)
@@ -373,6 +377,7 @@ class TurnController(QObject):
             self._running = False
             _frame_clock().forget(self)
             self.finished.emit()
+            return False, True
         ended = any(event.kind in TERMINAL_KINDS for event in chunk)
         return more or (finished and bool(chunk)), ended
 
