@@ -167,3 +167,32 @@ def test_the_leak_check_sees_a_task_a_thread_and_a_qthread_left_running(qtbot: A
     ]
     assert "test_the_leak_check_sees" in leaks[1]  # where it was started
     assert threads_left(starts, grace_s=0.2) == []
+
+
+def test_the_leak_check_sees_a_connection_a_client_left_open(qtbot: Any) -> None:
+    """A platform-style server's handler thread still serving names the open connection."""
+    import socket
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from tests.gui.thread_leaks import StartRecorder, threads_left
+
+    class Server(ThreadingHTTPServer):
+        daemon_threads = True
+
+    server = Server(("127.0.0.1", 0), BaseHTTPRequestHandler)
+    starts = StartRecorder()
+    serving = threading.Thread(target=server.serve_forever, name="t-server", daemon=True)
+    serving.start()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(threading.Thread, "start", starts.wrap(threading.Thread.start))
+        client = socket.create_connection(server.server_address[:2])
+        qtbot.waitUntil(lambda: bool(starts.started))  # accepted: its handler started
+        try:
+            leaks = threads_left(starts, grace_s=0.5)
+        finally:
+            client.close()
+            left_after_close = threads_left(starts)
+            server.shutdown()
+            server.server_close()
+    assert len(leaks) == 1 and leaks[0].startswith("connection handler (a client left it open)")
+    assert left_after_close == []

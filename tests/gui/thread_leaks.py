@@ -47,8 +47,10 @@ def threads_left(starts: StartRecorder, grace_s: float = ENDING_GRACE_S) -> list
 
     Returns:
         One description per leak (a task's name, or a thread's name and start stack).
-        Daemon Python threads are not leaks: the tests' own fake servers use them,
-        and the app's daemon work goes through ``desktop.tasks``, checked as tasks.
+        Daemon Python threads are not leaks (the tests' own fake servers use them,
+        and the app's daemon work goes through ``desktop.tasks``, checked as tasks),
+        except a server's connection handler: one still serving means some client
+        (a session nobody closed) left its HTTP connection open.
     """
     from desktop.tasks import running_tasks, wait_for_tasks
 
@@ -62,11 +64,13 @@ def threads_left(starts: StartRecorder, grace_s: float = ENDING_GRACE_S) -> list
         leaks += [f"task {t.name!r} still running" for t in running_tasks()]
     for thread, stack in list(starts.started.items()):
         if isinstance(thread, threading.Thread):
-            if thread.daemon or thread.name in SESSION_THREADS:
+            handler = _serves_a_connection(stack)
+            if (thread.daemon and not handler) or thread.name in SESSION_THREADS:
                 continue
             thread.join(remaining())
             if thread.is_alive():
-                leaks.append(f"thread {thread.name!r} started at\n{stack}")
+                what = "connection handler (a client left it open)" if handler else "thread"
+                leaks.append(f"{what} {thread.name!r} started at\n{stack}")
             continue
         try:
             if thread.isRunning() and not thread.wait(int(remaining() * 1000)):
@@ -74,3 +78,8 @@ def threads_left(starts: StartRecorder, grace_s: float = ENDING_GRACE_S) -> list
         except RuntimeError:  # its C++ object is gone, so it is not running
             continue
     return leaks
+
+
+def _serves_a_connection(stack: str) -> bool:
+    """True for a ``socketserver`` thread serving one client connection."""
+    return "socketserver.py" in stack and "in process_request" in stack
