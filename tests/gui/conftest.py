@@ -88,7 +88,8 @@ def no_thread_left(qapp: Any) -> Iterator[None]:
     with the stack that started it. After the test and its fixtures are torn down
     (pytest-qt has closed its widgets, ``window_factory`` shut its windows), a
     ``desktop.tasks`` task whose function has not returned, a non-daemon Python
-    thread or a running ``QThread`` fails the test (``tests/gui/thread_leaks.py``).
+    thread, a running ``QThread`` or a server thread still serving a connection
+    some client left open fails the test (``tests/gui/thread_leaks.py``).
     """
     from PySide6.QtCore import QThread
 
