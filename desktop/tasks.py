@@ -29,7 +29,7 @@ import threading
 from collections import deque
 from concurrent.futures import Future
 from concurrent.futures import wait as wait_futures
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
 
 from agent_core.cancel import CancelToken
 
@@ -147,6 +147,7 @@ class Task(Generic[T]):
         else:
             self.future.set_result(result)
         finally:
+            self._fn = _ran  # what it closed over (a turn's events) is not kept with the task
             _untrack(self)
         if self._gui:
             _post(self._finish)
@@ -212,6 +213,10 @@ class Task(Generic[T]):
                 self._on_orphaned(self.future.result())
         elif self._on_done is not None:
             self._on_done(self.future.result())
+
+
+def _ran(_: Job) -> NoReturn:
+    raise RuntimeError("a task runs once")
 
 
 # -- tracking ----------------------------------------------------------------------------
