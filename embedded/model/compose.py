@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from embedded.model.entities import strip_particle
 from embedded.model.wire import new_id
 
 if TYPE_CHECKING:
@@ -272,7 +273,10 @@ def hits_about(hits: list[dict[str, Any]], words: list[str]) -> list[dict[str, A
     """
     if not words:
         return list(hits)
-    hays = [squash(f"{hit.get('title', '')} {hit.get('text', '')}") for hit in hits]
+    hays = [
+        squash(f"{hit.get('title', '')} {hit.get('article_title') or ''} {hit.get('text', '')}")
+        for hit in hits
+    ]
     subject = squash(words[0])
     # A word no hit mentions ('생겼', '찍혀') tells no hit from another: filler, not counted.
     rest = [w for w in (squash(w) for w in words[1:]) if any(w in hay for hay in hays)]
@@ -292,12 +296,33 @@ def content_words(keywords: list[str]) -> list[str]:
     return [w for w in keywords if not w.startswith(_GENERIC_PREFIXES) and len(w) >= 2]
 
 
-def _word_in(word: str, hay: str) -> bool:
-    """True when ``word`` (or, for a longer Korean word, its two-syllable stem) is in ``hay``."""
-    word = squash(word)
-    if word in hay:
+_TOKEN = re.compile(r"[가-힣A-Za-z0-9]+")
+
+
+def _hay(hit: dict[str, Any]) -> tuple[str, list[str]]:
+    """An article's title, heading and text: squashed, and as its words."""
+    text = f"{hit.get('title') or ''} {hit.get('article_title') or ''} {hit.get('text') or ''}"
+    return squash(text), [t.lower() for t in _TOKEN.findall(text)]
+
+
+def _word_in(word: str, hay: tuple[str, list[str]]) -> bool:
+    """True when the article has ``word`` inside one of its words (a compound counts:
+    '교육' in '안전보건교육'), or, for a longer Korean word, a word starting with its
+    two-syllable stem ('접속' for '접속하려면'). Never across a space: '이 사업장' holds
+    no '이사'. A phrase of several words ('코드 리뷰') is matched spacing ignored.
+    """
+    squashed, tokens = hay
+    if " " in word.strip():
+        return squash(word) in squashed
+    word = word.lower()
+    if len(word) >= 3 and any(word in t for t in tokens):
         return True
-    return len(word) >= 3 and "가" <= word[0] <= "힣" and word[:2] in hay
+    # A two-syllable word begins or ends a word of the text ('교육' ends '안전보건교육'),
+    # never sits inside one by chance ('전보' in '안전보건').
+    if any(t.startswith(word) or strip_particle(t).endswith(word) for t in tokens):
+        return True
+    stem = word[:2]
+    return len(word) >= 3 and "가" <= word[0] <= "힣" and any(t.startswith(stem) for t in tokens)
 
 
 def article_score(hit: dict[str, Any], words: list[str]) -> int:
@@ -307,45 +332,42 @@ def article_score(hit: dict[str, Any], words: list[str]) -> int:
     counts twice: that article is about it, not merely mentioning it.
     """
     heading = str(hit.get("article_title") or "")
-    hay = squash(f"{hit.get('title') or ''} {heading} {hit.get('text') or ''}")
+    hay = _hay(hit)
     own = {squash(w) for w in heading.split()}
     return sum(_word_in(w, hay) + (squash(w) in own) for w in words)
 
 
 def best_articles(
-    hits: list[dict[str, Any]], keywords: list[str], limit: int = 2
+    hits: list[dict[str, Any]], keywords: list[str], limit: int = 2, weak: tuple[str, ...] = ()
 ) -> list[dict[str, Any]]:
     """The articles among ``hits`` that speak to the question, best first, or [].
 
     Retrieval found the hits; the question's own words decide which article answers
     it. An article counts only when it mentions at least two of the question's
-    content words (the one word, for a one-word question), and only the best-scoring
-    articles are kept, so a neighbouring article is never quoted for the asked one.
+    content words (the one word, for a one-word question), one of them no ``weak``
+    word (a noun read off a verb, '적용' of '적용되면', tells little alone), and only
+    the best-scoring articles are kept, so a neighbouring article is never quoted
+    for the asked one.
     """
     words = content_words(keywords)
-    if not words or not hits:
+    if not words or not hits or all(w in weak for w in words):
         return []
     if len(words) == 1:
         # One word decides alone only as itself: its stem ('진행' of '진행상태') is no topic.
         one = squash(words[0])
         hits = [h for h in hits if one in squash(f"{h.get('article_title')} {h.get('text')}")]
     need = min(2, len(words))
-    scored = [
-        (article_score(h, words), i, h) for i, h in enumerate(hits) if _distinct(h, words) >= need
-    ]
+    scored = []
+    for i, hit in enumerate(hits):
+        hay = _hay(hit)
+        matched = [w for w in words if _word_in(w, hay)]
+        if len(matched) >= need and any(w not in weak for w in matched):
+            scored.append((article_score(hit, words), i, hit))
     if not scored:
         return []
     best = max(s for s, _, _ in scored)
     chosen = sorted((t for t in scored if t[0] == best), key=lambda t: t[1])
     return [h for _, _, h in chosen[:limit]]
-
-
-def _distinct(hit: dict[str, Any], words: list[str]) -> int:
-    """How many different question words an article mentions (its title counts no extra)."""
-    hay = squash(
-        f"{hit.get('title') or ''} {hit.get('article_title') or ''} {hit.get('text') or ''}"
-    )
-    return sum(_word_in(w, hay) for w in words)
 
 
 def hits_titled(hits: list[dict[str, Any]], words: list[str]) -> list[dict[str, Any]]:

@@ -130,6 +130,8 @@ _SQL_TAIL = re.compile(
 )
 
 
+# Longest phrase first: 'wedding gift' is a congratulatory payment before 'gift' is a gift.
+_EN_PHRASES = sorted(EN_TO_KO.items(), key=lambda item: -len(item[0]))
 _CARRY_OVER = ("넘길", "넘기", "넘겨", "넘어가", "넘어갈", "이월되", "이월할")
 
 MAX_KEYWORDS = 12
@@ -162,6 +164,8 @@ class Entities:
     """The reason given for a revision request."""
     sql: str | None = None
     """A literal SELECT statement in the question."""
+    derived: tuple[str, ...] = ()
+    """Keywords read off a verb ('접속' of '접속하려면'): weaker evidence of the topic."""
     relative: tuple[int, str] | None = None
     """A date relative to today: (months back, 'same' | 'start' | 'end' of that year, or
     'md:MM-DD' for a month and day named without a year)."""
@@ -358,31 +362,70 @@ def _english_title(lowered: str) -> list[str]:
     return []
 
 
-def _keywords(question: str, lang: str) -> list[str]:
+def _keywords(question: str, lang: str) -> tuple[list[str], tuple[str, ...]]:
+    """(topic words, those of them read off a verb)."""
     lowered = question.lower()
     found: list[str] = []
+    derived: list[str] = []
     # English phrases map to the regulations' Korean words, also inside a Korean
     # question ('내 childcare leave 잔여일수').
-    for phrase, ko in EN_TO_KO.items():
-        if phrase in lowered and ko not in found:
+    at: dict[str, int] = {}
+    for phrase, ko in _EN_PHRASES:
+        where = lowered.find(phrase)
+        if where >= 0 and ko not in found:
             if ko not in STOPWORDS:
                 found.append(ko)
-            lowered = lowered.replace(phrase, " ")
+                at[ko] = where
+            lowered = lowered.replace(phrase, " " * len(phrase))
+    # In the order the question says them (the longest phrase was only matched first).
+    found.sort(key=lambda k: at.get(k, 0))
     if lang == "en":
-        return found
+        return found, ()
     for raw in _WORD.findall(question):
-        word = strip_particle(raw)
-        word = ALIASES.get(word, word)
+        stripped = strip_particle(raw)
+        word = ALIASES.get(stripped, stripped)
+        aliased = word != stripped
         if word.startswith(_CARRY_OVER):
             word = "이월"  # '내년으로 넘길 수 있는지', '넘어가나': carried over
         if raw in STOPWORDS or word in STOPWORDS or not _HANGUL.search(word) or len(word) < 2:
             continue
-        if word.endswith(_VERB_ENDINGS) or re.search(r"\d", word):
-            continue
+        if not aliased and (word.endswith(_VERB_ENDINGS) or re.search(r"\d", word)):
+            # '접속하려면', '대피해', '차감되는': a noun made a verb keeps its noun.
+            word = _verb_noun(word)
+            if not word or word in STOPWORDS or word in found:
+                continue
+            derived.append(word)
         if word not in found:
             found.append(word)
     # A known topic noun is the subject wherever it stands ('팀원 육아휴직 한도').
-    return sorted(found, key=lambda w: w not in TOPIC_WORDS and w not in LEAVE_TYPES)
+    ordered = sorted(found, key=lambda w: w not in TOPIC_WORDS and w not in LEAVE_TYPES)
+    return ordered, tuple(derived)
+
+
+# Endings that make a verb of a noun ('접속하려면' = 접속 + 하려면, '차감되는' = 차감 + 되는),
+# longest first; the noun before them must keep two syllables.
+_NOUN_VERB_ENDINGS = tuple(
+    sorted(
+        {
+            f"{stem}{tail}"
+            for stem in ("하", "되", "해", "돼", "했", "됐", "할", "될", "한", "된")
+            for tail in ("", "려면", "면", "야", "도", "는", "는지", "나", "나요", "요", "서", "고")
+        }
+        | {"하는거", "되는거", "하는 거", "시키", "시켜"},
+        key=len,
+        reverse=True,
+    )
+)
+
+
+def _verb_noun(word: str) -> str:
+    """The noun of a 하다/되다 verb ('접속하려면' → '접속'), or '' when it is none."""
+    if re.search(r"\d", word):
+        return ""
+    for ending in _NOUN_VERB_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 2:
+            return ALIASES.get(word[: -len(ending)], word[: -len(ending)])
+    return ""
 
 
 def _without_dates(question: str) -> str:
@@ -562,6 +605,7 @@ def extract(question: str) -> Entities:
     version = None
     if version_match:
         version = int(next(g for g in version_match.groups() if g))
+    keywords, derived = _keywords(_without_dates(question), lang)
     start = _sql_start(question)
     sql = _SQL_TAIL.sub("", question[start:].strip(), count=1) if start >= 0 else None
     return Entities(
@@ -574,7 +618,8 @@ def extract(question: str) -> Entities:
         version=version,
         title_words=title_words,
         title=title,
-        keywords=_keywords(_without_dates(question), lang)[:MAX_KEYWORDS],
+        keywords=keywords[:MAX_KEYWORDS],
+        derived=derived,
         reason=_reason(question),
         sql=sql,
     )

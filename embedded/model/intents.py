@@ -488,7 +488,8 @@ def split_parts(question: str) -> list[str]:
     for piece in pieces:
         ents = extract(piece)
         intent = detect_intent(piece, ents)
-        topic = tuple(ents.keywords[:2]) + tuple(ents.title_words) + tuple(ents.doc_nos)
+        nouns = [k for k in ents.keywords if k not in ents.derived]  # '적용되면' is no topic
+        topic = tuple(nouns[:2]) + tuple(ents.title_words) + tuple(ents.doc_nos)
         if topic:
             standalone = (intent, topic) not in seen
         else:

@@ -32,7 +32,7 @@ from embedded.model.compose import (
     with_titles,
 )
 from embedded.model.entities import resolve_relative
-from embedded.model.lexicon import TOPIC_WORDS
+from embedded.model.lexicon import LEAVE_TYPES, TOPIC_WORDS
 
 if TYPE_CHECKING:
     from embedded.model.conversation import ToolCall
@@ -152,6 +152,8 @@ def quote_articles(
     )
 
 
+_PERIOD = re.compile(r"\d|일주일|하루|이틀|사흘|나흘|한 달|두 달|개월|주일|즉시|당일|전날")
+"""A period or a figure an article states (a deadline in words counts: '일주일 안에')."""
 _NO_DAY_COUNT = (
     "규정에 일수(며칠)가 적혀 있지 않아 며칠인지는 찾을 수 없습니다. ",
     "The regulations state no number of days for this, so I cannot find a figure. ",
@@ -170,12 +172,12 @@ def article_answer(
     if ctx.ents.title_words or ctx.ents.doc_nos:
         return None  # a document named and not found is not found: no other one stands in
     hits = with_titles(ctx, hits_of(search or primary_search(ctx)))
-    best = best_articles(hits, ctx.ents.keywords)
+    best = best_articles(hits, ctx.ents.keywords, weak=ctx.ents.derived)
     if not best:
         return None
     # The asked attribute checked: a question for a number of days that the article
     # does not state is told so before the article is quoted (no figure is made up).
-    figureless = days_asked and not any(re.search(r"\d", str(h.get("text"))) for h in best)
+    figureless = days_asked and not any(_PERIOD.search(str(h.get("text"))) for h in best)
     return quote_articles(ctx, best, _NO_DAY_COUNT if figureless else ("", ""))
 
 
@@ -351,8 +353,11 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
     approved, drafts = _upcoming(ctx, doc_no, today)
     label = topic_label(ctx)
     quoted = days_sentence(texts, days)
+    # '개인정보는 3일입니다' reads as a grant of days: a subject that is no leave or
+    # topic noun is left out, and the rule's own sentence says what the days are.
+    subject = f"{label}{josa(label, '은', '는')} " if _leave_or_topic(label) else ""
     text = ctx.t(
-        f"현재 시행 중인 {citation}에 따르면 {label}{josa(label, '은', '는')} {days}일입니다"
+        f"현재 시행 중인 {citation}에 따르면 {subject}{days}일입니다"
         + (f' ("{quoted}").' if quoted else "."),
         f"Under {citation}, currently in force, the figure is {days} days"
         + (f' ("{quoted}").' if quoted else "."),
@@ -390,6 +395,10 @@ def _confirms(ctx: Ctx, days: int) -> bool:
     question = ctx.turn.question.lower()
     named = {int(m.group(1)) for m in _ASKED_DAYS.finditer(question)}
     return days in named and not any(w in question for w in _HOW_MANY)
+
+
+def _leave_or_topic(label: str) -> bool:
+    return all(w in TOPIC_WORDS or w in LEAVE_TYPES for w in label.split())
 
 
 def approved_not_yet(ctx: Ctx, doc_no: str, version: Any) -> dict[str, Any] | None:
@@ -435,6 +444,15 @@ def _dated_days(ctx: Ctx, top: dict[str, Any], days: int, citation: str, when: s
         )
         + date_note(ctx, top)
     )
+
+
+_DATE_WORDS = ("시행", "부칙", "효력", "개정", "제정", "승인")
+
+
+def _names_article(hit: dict[str, Any], words: list[str]) -> bool:
+    """A question word is the article's own title ('회계연도'), and not a word of dates."""
+    heading = {squash(w) for w in str(hit.get("article_title") or "").split()}
+    return any(squash(w) in heading and not w.startswith(_DATE_WORDS) for w in words)
 
 
 _FIRST = ("처음", "최초", "맨 처음", "제정", "도입", "first version", "originally", "introduced")
@@ -483,9 +501,15 @@ def plan_effective_date(ctx: Ctx) -> Blocks:
         return _version_effective(ctx, top, None)  # '처음 생겼을 땐 언제부터': the first version
     if not (ctx.ents.title_words or ctx.ents.doc_nos or as_of(ctx)):
         # No document named: '부칙의 시행일과 승인일이 다르면 뭘 기준으로 봐?' asks the
-        # rule about effective dates, which the article that speaks of them states.
-        best = best_articles(with_titles(ctx, hits_of(primary_search(ctx))), ctx.ents.keywords)
-        if best and article_score(best[0], content_words(ctx.ents.keywords)) >= _RULE_ABOUT_DATES:
+        # rule about effective dates, which the article that speaks of them states;
+        # '회계연도가 언제부터 언제까지야?' asks what the article titled so says.
+        words = content_words(ctx.ents.keywords)
+        best = best_articles(
+            with_titles(ctx, hits_of(primary_search(ctx))), ctx.ents.keywords, weak=ctx.ents.derived
+        )
+        if best and (
+            article_score(best[0], words) >= _RULE_ABOUT_DATES or _names_article(best[0], words)
+        ):
             return quote_articles(ctx, best)
     citation = cite(ctx, str(top.get("doc_no")), top.get("version"), top.get("effective_from"))
     when = as_of(ctx)
@@ -566,6 +590,43 @@ def ranked_articles(ctx: Ctx, hits: list[dict[str, Any]]) -> list[dict[str, Any]
     return sorted(hits, key=score, reverse=True)
 
 
+def _subject_again(ctx: Ctx, search: ToolCall) -> Blocks | None:
+    """Search once more for the subject alone when the other words swamped the search.
+
+    'Is there a limit on gifts from vendors?': the search for both words returned
+    vendor articles only, none mentioning gifts. When no hit mentions the subject at
+    all, the subject is searched alone and its articles (the question's other words
+    kept where they appear) answer; None when that does not apply or finds nothing.
+    """
+    words = content_words(ctx.ents.keywords)
+    if len(words) < 2 or ctx.ents.title_words or ctx.ents.doc_nos:
+        return None
+    subject = words[0]
+    if any(
+        squash(subject) in squash(f"{h.get('article_title')} {h.get('text')}")
+        for h in hits_of(search)
+    ):
+        return None  # the subject was found: its articles did not speak to the question
+    again = [c for c in ctx.turn.all("search_regulations") if c.input.get("question") == subject]
+    if not again:
+        args: dict[str, Any] = {"question": subject}
+        if search.input.get("as_of"):
+            args["as_of"] = search.input["as_of"]
+        return call(ctx, "search_regulations", args)
+    found = hits_about(with_titles(ctx, hits_of(again[0])), ctx.ents.keywords)
+    if not found:
+        return None
+    best = sorted(found, key=lambda h: -article_score(h, words))
+    return quote_articles(ctx, best[:1])
+
+
+def _speaking(hits: list[dict[str, Any]], words: list[str]) -> list[dict[str, Any]]:
+    """The best article and those after it that mention a question word (no bystanders)."""
+    if not words or not hits:
+        return hits
+    return hits[:1] + [h for h in hits[1:] if article_score(h, words) > 0]
+
+
 def plan_search(ctx: Ctx) -> Blocks:
     """Find the regulation the question is about and quote what it says."""
     if not (ctx.ents.keywords or ctx.ents.title_words or ctx.ents.doc_nos):
@@ -589,19 +650,22 @@ def plan_search(ctx: Ctx) -> Blocks:
         if step:
             return step
     if not hits and not contact:
-        quoted = article_answer(ctx, search)
+        quoted = article_answer(ctx, search) or _subject_again(ctx, search)
         if quoted:
             return quoted
     if not hits:
         return answer(not_found(ctx, topic_label(ctx), search))
     if contact:
         return _contact_lines(ctx, hits)
-    top = hits[0]
+    # The article that speaks most to the question's words picks the document; the
+    # topic filter's order only breaks ties (retrieval decides, not the first word).
+    words = content_words(ctx.ents.keywords)
+    top = max(hits, key=lambda h: article_score(h, words)) if words else hits[0]
     doc_no = str(top.get("doc_no"))
     citation = cite(ctx, doc_no, top.get("version"), top.get("effective_from"))
     articles = [
         f"- {h.get('article_no') or ''} {h.get('article_title') or ''}: {h.get('text')}".strip()
-        for h in ranked_articles(ctx, doc_hits(hits, doc_no))[:3]
+        for h in _speaking(ranked_articles(ctx, doc_hits(hits, doc_no))[:3], words)
     ]
     body = "\n".join(articles)
     title = top.get("title")
