@@ -192,7 +192,33 @@ def _english_name(ctx: Ctx, korean: str) -> str:
 
 
 _DEFINES = re.compile(r"(?<![가-힣])([가-힣]+)(?:은|는|이란|란)\s++([^.]*?)(?:을|를)\s*+말한다")
-_NIGHTS = re.compile(r"(\d+)\s*(?:박|nights?\b)", re.I)
+_NIGHT_WORDS = {
+    **dict.fromkeys(("one", "a", "한", "일"), 1),
+    **dict.fromkeys(("two", "두", "이"), 2),
+    **dict.fromkeys(("three", "세", "삼"), 3),
+    **dict.fromkeys(("four", "네", "사"), 4),
+    **dict.fromkeys(("five", "다섯", "오"), 5),
+    **dict.fromkeys(("six", "여섯", "육"), 6),
+    **dict.fromkeys(("seven", "일곱", "칠"), 7),
+}
+_NIGHTS = re.compile(
+    r"(\d+)\s*(?:박|nights?\b)|\b(one|two|three|four|five|six|seven)\s+nights?\b"
+    r"|(?<![가-힣])(한|두|세|네|다섯|여섯|일곱)\s*밤|(?<![가-힣])(일|이|삼|사|오|육|칠)박",
+    re.I,
+)
+
+
+def nights_in(question: str) -> int:
+    """Nights named in the question ('2박', 'two nights', '이박', '두 밤'), 0 when none."""
+    match = _NIGHTS.search(question)
+    if match is None:
+        return 0
+    if match.group(1):
+        return int(match.group(1))
+    word = next(g for g in match.groups()[1:] if g)
+    return _NIGHT_WORDS.get(word.lower(), 0)
+
+
 _NOT_PLACES = ("숙박", "숙박비", "출장", "출장비", "한도", "상한", "금액", "총액", "1박")
 
 
@@ -313,8 +339,7 @@ def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]], every: list[dict[str, Any]])
     citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
     where = asked or (_english_name(ctx, region) if region else "")
     article = str(hit.get("article_no") or "")
-    nights_match = _NIGHTS.search(ctx.turn.question)
-    nights = int(nights_match.group(1)) if nights_match else 0
+    nights = nights_in(ctx.turn.question)
     lead = (
         ctx.t(
             f"{where + ' ' if where else ''}출장 숙박비 상한은 1박당 {cap:,}원입니다.",
@@ -634,6 +659,11 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
     if result.failed:
         return answer(failure(ctx, result))
     columns, rows = rows_of(result)
+    whose = set(named_people(ctx.turn.question))
+    if whose and "성명" in columns:
+        # '노민준 발주한 거': that person's orders, when the caller may see any of them.
+        at = columns.index("성명")
+        rows = [r for r in rows if str(r[at]) in whose] or rows
     if not rows:
         return answer(nothing_visible(ctx, ctx.t("해당 발주", "those purchase orders")))
     step = _search_first(ctx, "구매 결재 금액 결재권자")
