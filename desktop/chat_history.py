@@ -137,7 +137,7 @@ class ChatHistory:
             result.persona,
             result.question,
             result.answer,
-            result.events,
+            result.stored_events(),
             result.started_at,
             result.elapsed_ms,
             result.status,

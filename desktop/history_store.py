@@ -20,13 +20,19 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 
+from agent_core.events import event_to_dict
 from desktop.tasks import TaskLane, run_in_background
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from pathlib import Path
+    from typing import TypeAlias
 
+    from agent_core.events import AgentEvent
     from desktop.tasks import Job
+
+    StoredEvent: TypeAlias = dict[str, Any] | AgentEvent
+    """An event as history stores it (``event_to_dict``), or the event itself."""
 
 CACHE_KIB = 256
 """SQLite page cache per connection (KiB). The default (2 MB) only grows with
@@ -270,7 +276,7 @@ class HistoryStore:
         persona: str,
         question: str,
         answer: str,
-        events: list[dict[str, Any]],
+        events: Sequence[StoredEvent],
         started_at: float,
         elapsed_ms: float,
         status: str,
@@ -283,7 +289,7 @@ class HistoryStore:
             persona: Username the turn ran as.
             question: The question.
             answer: The final answer text.
-            events: The turn's events as dicts.
+            events: The turn's events, as dicts or as the events themselves.
             started_at: Unix time the turn started.
             elapsed_ms: Wall time in milliseconds.
             status: How the turn ended.
@@ -306,13 +312,14 @@ class HistoryStore:
         persona: str,
         question: str,
         answer: str,
-        events: list[dict[str, Any]],
+        events: Sequence[StoredEvent],
         started_at: float,
         elapsed_ms: float,
         status: str,
         conversation_id: int | None,
     ) -> tuple[int, int]:
-        payload = json.dumps(events, ensure_ascii=False, default=str)
+        encoded = [e if isinstance(e, dict) else event_to_dict(e) for e in events]
+        payload = json.dumps(encoded, ensure_ascii=False, default=str)
         with self._lock:
             conn = self._writer()
             try:
@@ -362,7 +369,7 @@ class HistoryStore:
         persona: str,
         question: str,
         answer: str,
-        events: list[dict[str, Any]],
+        events: Sequence[StoredEvent],
         started_at: float,
         elapsed_ms: float,
         status: str,
@@ -382,7 +389,8 @@ class HistoryStore:
             persona: Username the turn ran as.
             question: The question.
             answer: The final answer text.
-            events: The turn's events as dicts (not changed afterwards).
+            events: The turn's events, as dicts or as the events themselves
+                (not changed afterwards); the writer encodes them.
             started_at: Unix time the turn started.
             elapsed_ms: Wall time in milliseconds.
             status: How the turn ended.

@@ -406,12 +406,6 @@ class TranscriptModel(QAbstractListModel):
         row.kind, row.text, row.streaming = "narration", text, False
         self._changed(position)
 
-    def flush(self) -> None:
-        """Nothing is buffered here any more (the turn worker merges deltas).
-
-        Kept only until ``PersonaPane._on_finished`` stops calling it.
-        """
-
     def finish_answer(
         self, text: str, citations: tuple[Citation, ...] = (), verbatim: tuple[str, ...] = ()
     ) -> None:
