@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from embedded.model.entities import extract
 from embedded.model.lexicon import CUES, DEPARTMENTS, LEAVE_TYPES, TOPIC_WORDS
-from embedded.model.people import named_people
+from embedded.model.people import asked_fields, named_people
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -16,10 +16,31 @@ if TYPE_CHECKING:
     from embedded.model.entities import Entities
 
 
+def _cue_pattern(words: tuple[str, ...]) -> re.Pattern[str] | None:
+    """English cue words at a word's start ('used' is not in 'unused'; 'approve' is in
+    'approves'); None when none."""
+    latin = [w for w in words if w.isascii() and w == w.strip() and w]
+    if not latin:
+        return None
+    alternatives = "|".join(re.escape(w) for w in sorted(latin, key=len, reverse=True))
+    return re.compile(rf"(?<![a-z])(?:{alternatives})")
+
+
+_CUE_PATTERNS = {name: _cue_pattern(words) for name, words in CUES.items()}
+
+
 def cue(question: str, name: str) -> bool:
-    """True when the question contains one of the cue words of ``name``."""
+    """True when the question contains one of the cue words of ``name``.
+
+    Korean cues match inside words (particles attach to them); English cues match
+    from a word's start only.
+    """
     lowered = f" {question.lower()} "
-    return any(word in lowered for word in CUES[name])
+    # Korean cues, and cues written with their spaces (' i ', 'my '), match as written.
+    if any(word in lowered for word in CUES[name] if not word.isascii() or word != word.strip()):
+        return True
+    pattern = _CUE_PATTERNS[name]
+    return pattern is not None and pattern.search(lowered) is not None
 
 
 def _names_leave(q: str) -> bool:
@@ -176,6 +197,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("literal_sql", lambda q, e: e.sql is not None),
     ("revision_request", lambda q, e: cue(q, "revision_request")),
     ("contact", lambda q, e: cue(q, "person_contact") and _about_person(q)),
+    # '민혜진 사원 입사일 언제야?': a named employee's record field, not a regulation.
+    ("person_field", lambda q, e: bool(named_people(q)) and bool(asked_fields(q))),
     # A national ID inside a regulation ('연말정산 작성 요령의 예시 주민번호') is the
     # article's text (redacted by the platform), not an employee's record.
     ("national_id", lambda q, e: cue(q, "national_id") and not _names_regulation(e)),
@@ -285,6 +308,13 @@ REGISTRY: tuple[Intent, ...] = (
         (),
         ("query_hr",),
         "an employee's contact number as the platform shows it (masking, denial said)",
+    ),
+    Intent(
+        "person_field",
+        (),
+        (),
+        ("query_hr",),
+        "a named employee's hire date, position, department or number, as the platform shows it",
     ),
     Intent(
         "national_id", ("national_id",), (), ("query_hr",), "a national ID: tried, refusal said"

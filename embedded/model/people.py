@@ -180,7 +180,7 @@ def _name_ending_in_a(word: str) -> bool:
     return len(word) == 3 and word[0] in _SURNAMES and word.endswith("아")
 
 
-_VERB_SYLLABLES = frozenset("됐했었았였겠겼셨습봤왔줬")
+_VERB_SYLLABLES = frozenset("됐했었았였겠겼셨습봤왔줬된")
 
 
 def named_people(question: str) -> list[str]:
@@ -291,3 +291,17 @@ def asks_about_self(ctx: Ctx) -> bool:
     lowered = f" {ctx.turn.question.lower()} "
     mine = any(word in _SELF_WORDS for word in re.findall(r"[가-힣a-z']+", lowered))
     return mine and not any(word in lowered for word in CUES["department"])
+
+
+_FIELD_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("입사일", ("입사", "hire date", "hired", "joined", "start date")),
+    ("직급", ("직급", "직위", "position", "rank", "title")),
+    ("부서", ("어느 부서", "무슨 부서", "부서가 어디", "소속이", "which department", "which team")),
+    ("사번", ("사번", "employee number", "employee no", "employee id")),
+)
+
+
+def asked_fields(question: str) -> list[str]:
+    """Columns of the employees view a question asks for ('입사일 언제야' → 입사일)."""
+    lowered = question.lower()
+    return [col for col, words in _FIELD_WORDS if any(w in lowered for w in words)]

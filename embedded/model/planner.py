@@ -26,6 +26,7 @@ PLANS: dict[str, Callable[[Ctx], Blocks]] = {
     "literal_sql": plans_hr.plan_literal_sql,
     "revision_request": plans_docs.plan_revision_request,
     "contact": plans_people.plan_contact,
+    "person_field": plans_people.plan_person_field,
     "national_id": plans_hr.plan_national_id,
     "impact": plans_docs.plan_impact,
     "derived": plans_docs.plan_derived,

@@ -7,7 +7,13 @@ from typing import Any
 
 from embedded.model.compose import Blocks, Ctx, answer, call, failure, nothing_visible, rows_of
 from embedded.model.intents import cue
-from embedded.model.people import EMPLOYEES_VIEW, asks_about_self, named_people, quote
+from embedded.model.people import (
+    EMPLOYEES_VIEW,
+    asked_fields,
+    asks_about_self,
+    named_people,
+    quote,
+)
 
 _CONTACT_SQL = f"SELECT 사번, 성명, 부서, 직급, 연락처 FROM {EMPLOYEES_VIEW}"
 _NATIONAL_ID_SQL = f"SELECT 사번, 주민등록번호 FROM {EMPLOYEES_VIEW}"
@@ -161,3 +167,32 @@ def _contact_lines(
             )
         )
     return answer(text)
+
+
+_FIELDS = f"SELECT 사번, 성명, 부서, 직급, 입사일 FROM {EMPLOYEES_VIEW}"
+
+
+def plan_person_field(ctx: Ctx) -> Blocks:
+    """A named employee's record field (입사일, 직급, 부서, 사번) as the platform shows it."""
+    names = named_people(ctx.turn.question)
+    fields = asked_fields(ctx.turn.question)
+    result = next(
+        (c for c in ctx.turn.calls if c.name == "query_hr" and "입사일" in str(c.input)), None
+    )
+    if result is None:
+        where = " OR ".join(f"성명 = {quote(n)}" for n in names)
+        return call(ctx, "query_hr", {"question_sql": f"{_FIELDS} WHERE {where} ORDER BY 사번"})
+    if result.failed:
+        return answer(failure(ctx, result))
+    columns, rows = rows_of(result)
+    records = [dict(zip(columns, r, strict=False)) for r in rows]
+    if not records:
+        who = ", ".join(names)
+        return answer(nothing_visible(ctx, ctx.t(f"{who}의 인사 기록", f"the HR record of {who}")))
+    lines = []
+    for rec in records[:10]:
+        label = f"{rec.get('성명')} ({rec.get('사번')}, {rec.get('부서')} {rec.get('직급') or ''})"
+        label = label.replace(" )", ")")
+        said = ", ".join(f"{f} {rec.get(f)}" for f in fields)
+        lines.append(ctx.t(f"{label}: {said}", f"{label}: {said}"))
+    return answer("\n".join(lines))

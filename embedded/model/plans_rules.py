@@ -12,6 +12,7 @@ from embedded.model.compose import (
     article_score,
     best_articles,
     call,
+    came_back_empty,
     cite,
     content_words,
     date_note,
@@ -24,6 +25,7 @@ from embedded.model.compose import (
     hits_of,
     hits_titled,
     josa,
+    not_covered,
     not_found,
     not_understood,
     squash,
@@ -620,6 +622,18 @@ def _subject_again(ctx: Ctx, search: ToolCall) -> Blocks | None:
     return quote_articles(ctx, best[:1])
 
 
+_FUNCTION_WORDS = frozenset(
+    "is are was were do does did can could should will would the a an there we i you my our "
+    "what how when who which where why any have has of for to in on at from with about".split()
+)
+
+
+def _plain_english(question: str) -> bool:
+    """An English question in plain words (two function words at least), not gibberish."""
+    words = re.findall(r"[a-z]+", question.lower())
+    return not re.search(r"[가-힣]", question) and sum(w in _FUNCTION_WORDS for w in words) >= 2
+
+
 def _speaking(hits: list[dict[str, Any]], words: list[str]) -> list[dict[str, Any]]:
     """The best article and those after it that mention a question word (no bystanders)."""
     if not words or not hits:
@@ -632,7 +646,18 @@ def plan_search(ctx: Ctx) -> Blocks:
     if not (ctx.ents.keywords or ctx.ents.title_words or ctx.ents.doc_nos):
         # Nothing in the question names a topic: searching for it would quote
         # whatever ranks first, a rule stated for a question never understood.
-        return answer(not_understood(ctx))
+        if not _plain_english(ctx.turn.question):
+            return answer(not_understood(ctx))
+        # 'Is there a dress code?': a plain question on a topic the lexicon does not
+        # know. The regulations are searched for it; no hit is quoted (no word of the
+        # question could pick one), so the honest answer is that they do not cover it.
+        step = first_search(ctx, ctx.turn.question)
+        if step:
+            return step
+        search = primary_search(ctx) or ctx.turn.all("search_regulations")[0]
+        if search.failed and not came_back_empty(search):
+            return answer(failure(ctx, search))
+        return answer(not_covered(ctx, ctx.turn.question.strip()))
     contact = any(w in ctx.turn.question.lower() for w in _CONTACT_WORDS)
     step = first_search(ctx, f"{search_query(ctx)} 문의처 전화 담당자" if contact else None)
     if step:
