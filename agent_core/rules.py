@@ -41,4 +41,3 @@ def in_force(effective_from: str | None, effective_to: str | None, on: str) -> b
     if not effective_from:
         return False
     return effective_from[:10] <= on[:10] and (not effective_to or on[:10] < effective_to[:10])
-

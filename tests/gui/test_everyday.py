@@ -176,9 +176,7 @@ def test_ui_settings_live_in_the_data_dir_when_it_is_set(tmp_path: Path) -> None
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
     env.update(HOME=str(home), REGDESK_DATA_DIR=str(data), QT_QPA_PLATFORM="offscreen")
-    subprocess.run(
-        [sys.executable, "-c", _SETTINGS], cwd=ROOT, env=env, check=True, timeout=60
-    )
+    subprocess.run([sys.executable, "-c", _SETTINGS], cwd=ROOT, env=env, check=True, timeout=60)
     assert [p for p in home.rglob("*") if p.is_file()] == []
     written = {p.relative_to(data).as_posix() for p in data.rglob("*") if p.is_file()}
     assert "settings.ini" in written and "QtProject.conf" in written, written

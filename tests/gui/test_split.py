@@ -154,9 +154,7 @@ def test_a_picked_suggestion_keeps_the_typed_question(qtbot: Any, window_factory
     assert view.question.text() == ""
 
 
-def test_one_signed_in_persona_is_not_compared_with_itself(
-    qtbot: Any, window_factory: Any
-) -> None:
+def test_one_signed_in_persona_is_not_compared_with_itself(qtbot: Any, window_factory: Any) -> None:
     window = window_factory()
     window.add_session(ScriptedSession("hong", lambda q: scripted_turn("hong")))
     window.toggle_split(True)

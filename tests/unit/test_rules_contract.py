@@ -53,10 +53,8 @@ def test_in_force_definition(start: str | None, end: str | None, on: str) -> Non
         assert expected is (start <= on < end)
 
 
-
 def test_a_turn_allows_every_round_the_offline_planner_may_plan() -> None:
     from agent_core.turn import TurnLimits
     from embedded.model import planner
 
     assert TurnLimits().max_iterations >= planner._MAX_ROUNDS + 1  # the rounds, then the answer
-
