@@ -115,8 +115,8 @@ def status_color(status: str, palette: QPalette | None = None) -> QColor:
     return QColor((DARK_STATUS_COLORS if dark else STATUS_COLORS).get(status, "#808080"))
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ToolCallModel", text)
+translate = QCoreApplication.translate
+"""Literal ``translate("ToolCallModel", "…")`` calls, so pyside6-lupdate finds every string."""
 
 
 def arguments_summary(call: CallRecord) -> str:
@@ -137,17 +137,17 @@ def badges(call: CallRecord) -> list[tuple[str, str]]:
     """Small badges worth a glance: ``(text, colour)``; a plain read has none."""
     found: list[tuple[str, str]] = []
     if call.approved is True:
-        found.append((_tr("approved"), BADGE_COLORS["approved"]))
+        found.append((translate("ToolCallModel", "approved"), BADGE_COLORS["approved"]))
     elif call.approved is False:
-        found.append((_tr("denied by you"), BADGE_COLORS["refused"]))
+        found.append((translate("ToolCallModel", "denied by you"), BADGE_COLORS["refused"]))
     elif call.decision == "approval_required":
-        found.append((_tr("needs approval"), BADGE_COLORS["approval"]))
+        found.append((translate("ToolCallModel", "needs approval"), BADGE_COLORS["approval"]))
     elif call.decision == "deny":
-        found.append((_tr("refused"), BADGE_COLORS["refused"]))
+        found.append((translate("ToolCallModel", "refused"), BADGE_COLORS["refused"]))
     if call.truncated:
-        found.append((_tr("truncated"), BADGE_COLORS["truncated"]))
+        found.append((translate("ToolCallModel", "truncated"), BADGE_COLORS["truncated"]))
     if call.injection_suspected:
-        found.append((_tr("⚠ injection?"), BADGE_COLORS["injection"]))
+        found.append((translate("ToolCallModel", "⚠ injection?"), BADGE_COLORS["injection"]))
     return found
 
 
@@ -161,15 +161,19 @@ def status_text(call: CallRecord, phase: int = 0, turn_status: str = "") -> str:
             whether its turn failed or was stopped.
     """
     if call.status == "running":
-        return _tr("running") + "." * (phase // 3 % 4)
+        return translate("ToolCallModel", "running") + "." * (phase // 3 % 4)
     if call.status == "interrupted":
-        return _tr("interrupted: the turn failed") if turn_status == "failed" else _tr("stopped")
+        return (
+            translate("ToolCallModel", "interrupted: the turn failed")
+            if turn_status == "failed"
+            else translate("ToolCallModel", "stopped")
+        )
     return {
-        "awaiting_approval": _tr("awaiting approval"),
-        "ok": _tr("ok"),
-        "empty": _tr("empty"),
-        "error": _tr("error"),
-        "denied": _tr("denied"),
+        "awaiting_approval": translate("ToolCallModel", "awaiting approval"),
+        "ok": translate("ToolCallModel", "ok"),
+        "empty": translate("ToolCallModel", "empty"),
+        "error": translate("ToolCallModel", "error"),
+        "denied": translate("ToolCallModel", "denied"),
     }.get(call.status, call.status)
 
 
@@ -178,7 +182,9 @@ def metrics_text(call: CallRecord) -> str:
     parts = []
     if call.row_count is not None:
         parts.append(
-            _tr("1 row") if call.row_count == 1 else _tr("{0} rows").format(call.row_count)
+            translate("ToolCallModel", "1 row")
+            if call.row_count == 1
+            else translate("ToolCallModel", "{0} rows").format(call.row_count)
         )
     if call.duration_ms is not None:
         parts.append(f"{call.duration_ms:.0f} ms")
@@ -188,13 +194,13 @@ def metrics_text(call: CallRecord) -> str:
 def decision_text(call: CallRecord) -> str:
     """The runtime's decision, or the person's answer to an approval request."""
     if call.approved is True:
-        return _tr("approved")
+        return translate("ToolCallModel", "approved")
     if call.approved is False:
-        return _tr("denied by you")
+        return translate("ToolCallModel", "denied by you")
     return {
-        "allow": _tr("read"),
-        "approval_required": _tr("needs approval"),
-        "deny": _tr("refused"),
+        "allow": translate("ToolCallModel", "read"),
+        "approval_required": translate("ToolCallModel", "needs approval"),
+        "deny": translate("ToolCallModel", "refused"),
     }.get(call.decision, call.decision)
 
 
@@ -202,9 +208,9 @@ def flags_text(call: CallRecord) -> str:
     """Flag words: truncated, injection suspected."""
     flags = []
     if call.truncated:
-        flags.append(_tr("truncated"))
+        flags.append(translate("ToolCallModel", "truncated"))
     if call.injection_suspected:
-        flags.append(_tr("⚠ injection?"))
+        flags.append(translate("ToolCallModel", "⚠ injection?"))
     return " ".join(flags)
 
 

@@ -609,6 +609,10 @@
         <translation>거부됨</translation>
     </message>
     <message>
+        <source>interrupted</source>
+        <translation>중단됨</translation>
+    </message>
+    <message>
         <source>allow</source>
         <translation>읽기 허용</translation>
     </message>
@@ -1647,6 +1651,10 @@
         <source>Waiting for your approval.</source>
         <translation>승인을 기다리는 중입니다.</translation>
     </message>
+    <message>
+        <source>The model saw only the first part of this result (see Raw); shown here whole.</source>
+        <translation>모델은 이 결과의 앞부분만 받았습니다(원문 탭 참고). 여기에는 전체를 보여 줍니다.</translation>
+    </message>
 </context>
 <context>
     <name>ToolCallModel</name>
@@ -1709,34 +1717,6 @@
     <message>
         <source>read</source>
         <translation>읽기</translation>
-    </message>
-    <message>
-        <source>Tool</source>
-        <translation>도구</translation>
-    </message>
-    <message>
-        <source>Arguments</source>
-        <translation>인자</translation>
-    </message>
-    <message>
-        <source>Status</source>
-        <translation>상태</translation>
-    </message>
-    <message>
-        <source>Time</source>
-        <translation>시간</translation>
-    </message>
-    <message>
-        <source>Rows</source>
-        <translation>행</translation>
-    </message>
-    <message>
-        <source>Decision</source>
-        <translation>결정</translation>
-    </message>
-    <message>
-        <source>Flags</source>
-        <translation>표시</translation>
     </message>
     <message>
         <source>interrupted: the turn failed</source>

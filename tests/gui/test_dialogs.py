@@ -8,6 +8,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import csv
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -26,8 +27,6 @@ from desktop.settings_dialog import SettingsDialog
 from desktop.theme import app_icon, apply_theme
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from tests.gui.keyrings import DictKeyring
 
 REQUEST = ApprovalRequested(
@@ -301,6 +300,62 @@ def test_every_translation_is_finished() -> None:
 
     source = (TRANSLATIONS_DIR / "regdesk_ko.ts").read_text(encoding="utf-8")
     assert 'type="unfinished"' not in source
+
+
+def _messages(ts: Path) -> set[tuple[str, str]]:
+    import xml.etree.ElementTree as ET
+
+    root = ET.parse(ts).getroot()
+    return {
+        (context.findtext("name") or "", message.findtext("source") or "")
+        for context in root.iter("context")
+        for message in context.iter("message")
+    }
+
+
+def test_translation_file_lists_every_string_the_code_translates(tmp_path: Path) -> None:
+    """lupdate over desktop/ finds exactly the committed strings: none missed, none stale.
+
+    A helper wrapping ``translate`` with a variable hides its strings from lupdate; the
+    next update then dropped them from the .ts and the Korean UI showed them in English.
+    """
+    import shutil
+    import subprocess
+    import sys
+
+    from desktop.i18n import TRANSLATIONS_DIR
+
+    lupdate = Path(sys.executable).with_name("pyside6-lupdate")
+    if not lupdate.exists():
+        found = shutil.which("pyside6-lupdate")
+        if found is None:
+            pytest.skip("pyside6-lupdate is not installed")
+        lupdate = Path(found)
+    root = Path(__file__).resolve().parents[2]
+    fresh = tmp_path / "fresh.ts"
+    sources = sorted(str(p) for p in (root / "desktop").glob("*.py"))
+    subprocess.run(
+        [
+            str(lupdate),
+            *sources,
+            "-source-language",
+            "en",
+            "-target-language",
+            "ko",
+            "-locations",
+            "none",
+            "-no-obsolete",
+            "-ts",
+            str(fresh),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    committed = _messages(TRANSLATIONS_DIR / "regdesk_ko.ts")
+    current = _messages(fresh)
+    assert current - committed == set(), "run scripts/update_translations and translate"
+    assert committed - current == set(), "stale entries: run scripts/update_translations"
 
 
 def test_themes_switch_palettes(qapp: Any) -> None:
