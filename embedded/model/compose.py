@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from embedded.model.entities import strip_particle
+from embedded.model.lexicon import OUT_OF_SCOPE_WORDS, SCOPE_QUALIFIERS
 from embedded.model.wire import new_id
 
 if TYPE_CHECKING:
@@ -337,6 +338,12 @@ def article_score(hit: dict[str, Any], words: list[str]) -> int:
     return sum(_word_in(w, hay) + (squash(w) in own) for w in words)
 
 
+def article_matches(hit: dict[str, Any], words: list[str]) -> int:
+    """How many different ``words`` an article mentions."""
+    hay = _hay(hit)
+    return sum(_word_in(w, hay) for w in words)
+
+
 def best_articles(
     hits: list[dict[str, Any]], keywords: list[str], limit: int = 2, weak: tuple[str, ...] = ()
 ) -> list[dict[str, Any]]:
@@ -462,3 +469,42 @@ def josa(word: str, after_final: str, after_vowel: str) -> str:
     if last.isdigit():
         return after_final if _DIGIT_HAS_FINAL.get(last, False) else after_vowel
     return after_final
+
+
+def scope_qualifier(ctx: Ctx) -> str | None:
+    """The scope word the question puts on the rule ('해외' for 'overseas'), if any."""
+    lowered = ctx.turn.question.lower()
+    for word, said in SCOPE_QUALIFIERS:
+        if any(w in lowered for w in said):
+            return word
+    return None
+
+
+def out_of_scope(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, dict[str, Any]] | None:
+    """The rule sentence that leaves the question's scope out ('해외 출장은 별도로 정한다')."""
+    word = scope_qualifier(ctx)
+    if word is None:
+        return None
+    for hit in hits:
+        for sentence in re.split(r"(?<=[.다])\s+|,\s*", str(hit.get("text"))):
+            if word in sentence and any(w in sentence for w in OUT_OF_SCOPE_WORDS):
+                return str(hit.get("text")).strip(), hit
+    return None
+
+
+def scope_answer(ctx: Ctx, found: tuple[str, dict[str, Any]]) -> Blocks:
+    """The rule found leaves the question's scope out: said, with the sentence that does."""
+    text, hit = found
+    word = scope_qualifier(ctx) or ""
+    citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
+    article = str(hit.get("article_no") or "")
+    return answer(
+        ctx.t(
+            f"조회된 규정은 {word} 출장을 다루지 않습니다. "
+            f'{titled(hit, citation)} {article}: "{text}" — 이 지침은 {word} 출장에 '
+            "적용되지 않으므로, 그 금액을 이 지침으로 답할 수 없습니다.",
+            f"The regulations found do not cover this: {titled(hit, citation)} {article} says "
+            f'"{text}" — its caps do not apply to {word} (overseas) trips, so no cap for them '
+            "can be given from it (no regulation found sets one).",
+        )
+    )

@@ -17,7 +17,10 @@ from embedded.model.compose import (
     hits_of,
     not_found,
     nothing_visible,
+    out_of_scope,
     rows_of,
+    scope_answer,
+    scope_qualifier,
     squash,
     titled,
 )
@@ -27,8 +30,6 @@ from embedded.model.lexicon import (
     APPROVERS,
     DEPARTMENTS,
     EN_TO_KO,
-    OUT_OF_SCOPE_WORDS,
-    SCOPE_QUALIFIERS,
 )
 from embedded.model.people import named_people, records_call
 from embedded.model.plans_hr import named_targets, table
@@ -273,44 +274,6 @@ def _region(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, str, str]:
     return "", "", ""
 
 
-def scope_qualifier(ctx: Ctx) -> str | None:
-    """The scope word the question puts on the rule ('해외' for 'overseas'), if any."""
-    lowered = ctx.turn.question.lower()
-    for word, said in SCOPE_QUALIFIERS:
-        if any(w in lowered for w in said):
-            return word
-    return None
-
-
-def out_of_scope(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, dict[str, Any]] | None:
-    """The rule sentence that leaves the question's scope out ('해외 출장은 별도로 정한다')."""
-    word = scope_qualifier(ctx)
-    if word is None:
-        return None
-    for hit in hits:
-        for sentence in re.split(r"(?<=[.다])\s+|,\s*", str(hit.get("text"))):
-            if word in sentence and any(w in sentence for w in OUT_OF_SCOPE_WORDS):
-                return str(hit.get("text")).strip(), hit
-    return None
-
-
-def _scope_answer(ctx: Ctx, found: tuple[str, dict[str, Any]]) -> Blocks:
-    text, hit = found
-    word = scope_qualifier(ctx) or ""
-    citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
-    article = str(hit.get("article_no") or "")
-    return answer(
-        ctx.t(
-            f"조회된 규정은 {word} 출장의 숙박비 상한을 다루지 않습니다. "
-            f'{titled(hit, citation)} {article}: "{text}" — 이 지침의 상한은 {word} 출장에 '
-            "적용되지 않으므로, 그 금액을 이 지침으로 답할 수 없습니다.",
-            f"The regulations found do not cover this: {titled(hit, citation)} {article} says "
-            f'"{text}" — its caps do not apply to {word} (overseas) trips, so no cap for them '
-            "can be given from it (no regulation found sets one).",
-        )
-    )
-
-
 def _excess_article(hits: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The article on what happens above the cap, whole (its exceptions included)."""
     return next(
@@ -322,7 +285,7 @@ def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]], every: list[dict[str, Any]])
     """Answer the lodging cap from the guideline alone (no claims looked up)."""
     scoped = out_of_scope(ctx, every)
     if scoped:
-        return _scope_answer(ctx, scoped)
+        return scope_answer(ctx, scoped)
     if not hits:
         search = ctx.turn.last("search_regulations")
         return answer(not_found(ctx, ctx.t("숙박비 상한 규정", "lodging cap"), search))

@@ -9,6 +9,7 @@ from embedded.model.compose import (
     Blocks,
     Ctx,
     answer,
+    article_matches,
     article_score,
     best_articles,
     call,
@@ -28,13 +29,16 @@ from embedded.model.compose import (
     not_covered,
     not_found,
     not_understood,
+    out_of_scope,
+    scope_answer,
+    scope_qualifier,
     squash,
     title_of,
     titled,
     with_titles,
 )
 from embedded.model.entities import resolve_relative
-from embedded.model.lexicon import LEAVE_TYPES, TOPIC_WORDS
+from embedded.model.lexicon import EN_TO_KO, LEAVE_TYPES, TOPIC_WORDS
 
 if TYPE_CHECKING:
     from embedded.model.conversation import ToolCall
@@ -684,9 +688,22 @@ def plan_search(ctx: Ctx) -> Blocks:
         return _contact_lines(ctx, hits)
     # The article that speaks most to the question's words picks the document; the
     # topic filter's order only breaks ties (retrieval decides, not the first word).
-    words = content_words(ctx.ents.keywords)
+    scope = scope_qualifier(ctx)
+    # A scope word ('해외') qualifies the question; it is not what the article is about.
+    words = [w for w in content_words(ctx.ents.keywords) if w != scope]
     top = max(hits, key=lambda h: article_score(h, words)) if words else hits[0]
     doc_no = str(top.get("doc_no"))
+    if scope and scope not in str(top.get("text")):
+        # 'daily allowance for overseas trips': the document's own scope decides; a
+        # domestic rule is not stated for abroad. Where it says what it applies to is
+        # searched for once when the first search did not bring it.
+        every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
+        scoped = out_of_scope(ctx, doc_hits(with_titles(ctx, every), doc_no))
+        if scoped:
+            return scope_answer(ctx, scoped)
+        if len(ctx.turn.all("search_regulations")) < 2:
+            query = f"{title_of(top)} {scope} 적용 범위"
+            return call(ctx, "search_regulations", {"question": query})
     citation = cite(ctx, doc_no, top.get("version"), top.get("effective_from"))
     articles = [
         f"- {h.get('article_no') or ''} {h.get('article_title') or ''}: {h.get('text')}".strip()
@@ -696,11 +713,60 @@ def plan_search(ctx: Ctx) -> Blocks:
     title = top.get("title")
     english = f"{title} — relevant articles of {citation}" if title else f"Articles of {citation}"
     return answer(
-        ctx.t(
+        _unaddressed(ctx, top, hits_of(search), words)
+        + ctx.t(
             f"{titled(top, citation, '{title} — {citation}')}의 관련 조항입니다.\n{body}",
             f"{english}:\n{body}",
         )
         + date_note(ctx, top)
+    )
+
+
+_EN_PLAIN = frozenset(
+    "expense expenses much many days need does have would about there their company please "
+    "tell know want like this that with from what when which where should could take make "
+    "allowed allow rule rules policy policies regulation regulations guideline guidelines "
+    "long soon often every each other also into after before over under them they your "
+    "yours mine being been were will shall must just only some more most than then again "
+    "okay fine right wrong here work working get getting give given".split()
+)
+
+
+def _unknown_english(ctx: Ctx) -> list[str]:
+    """English words of the question the lexicon did not map ('taxi ride'), in order."""
+    if ctx.ko:
+        return []
+    lowered = ctx.turn.question.lower()
+    known = {t for phrase in EN_TO_KO for t in phrase.split() if phrase in lowered}
+    words = re.findall(r"[a-z]{4,}", lowered)
+    return [w for w in dict.fromkeys(words) if w not in _EN_PLAIN and w not in known][:3]
+
+
+def _matched(hit: dict[str, Any], words: list[str]) -> int:
+    return article_matches(hit, words)
+
+
+def _unaddressed(
+    ctx: Ctx, top: dict[str, Any], every: list[dict[str, Any]], words: list[str]
+) -> str:
+    """Say which asked words no article speaks of, when the article quoted has the subject only.
+
+    '법인카드 한도 얼마야?': the card's articles are found, but none states a limit. The
+    articles are still quoted (they are what the regulations say on the subject) after
+    an honest sentence that what was asked for is not in them.
+    """
+    unknown = _unknown_english(ctx)
+    if len(words) + len(unknown) < 2 or _matched(top, words) > 1:
+        return ""
+    missing = [
+        w for w in words if w not in ctx.ents.derived and not any(_matched(h, [w]) for h in every)
+    ] + unknown
+    if not missing:
+        return ""
+    asked = " ".join(missing)
+    return ctx.t(
+        f"조회된 규정에서 '{asked}'에 대한 내용은 찾을 수 없습니다. ",
+        f"I could not find anything on '{asked}' in the regulations found. ",
     )
 
 
