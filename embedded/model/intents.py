@@ -455,7 +455,9 @@ def detect_intent(question: str, ents: Entities) -> str:
 # '…인지, ', ', and <verb>' (one scan, no backtracking).
 _PART_BREAK = re.compile(
     r"(?<=[?？])\s+|(?<=[가-힣])(?:이랑|랑|하고),\s*|,\s*그리고\s+|(?<=인지),\s+|(?<=[았었였했])고,\s*"
-    r"|,\s+and\s+(?=(?:are|is|do|does|did|what|how|which|who|when|can|will)\b)",
+    r"|,?\s+and\s+(?=(?:are|is|do|does|did|what|how|which|who|when|can|will)\b)"
+    # '며칠이고 신청은', '누가 결재하고 급할 땐', '뭐고 개정': a clause ends on -고
+    r"|(?:(?<=이고)|(?<=되고)|(?<=하고)|(?<=뭐고)|(?<=이며))\s+",
     re.I,
 )
 _MAX_PARTS = 4
@@ -497,6 +499,16 @@ _CONTINUING = (
 )
 
 
+_QUESTION_WORD = re.compile(
+    r"누가|누구|며칠|몇|얼마|언제|어디|어떻게|뭐|무엇|무슨|어느|who|what|when|how"
+)
+
+
+def _clause_not_question(text: str) -> bool:
+    """A clause ending on -하고/-되고 that asks nothing ('2박 하고') leads into the next."""
+    return text.endswith(("하고", "되고")) and _QUESTION_WORD.search(text) is None
+
+
 def _continues(piece: str) -> bool:
     return piece.lower().startswith(_CONTINUING)
 
@@ -530,6 +542,8 @@ def split_parts(question: str) -> list[str]:
             )
         if parts and _continues(piece):
             standalone = False  # '아님 …', '그날이 …': the same question, asked on
+        if parts and _clause_not_question(parts[-1]):
+            standalone = False  # '2박 하고 22만원 냈으면': one question in two clauses
         if parts and not (standalone and len(piece) >= 4):
             parts[-1] = f"{parts[-1]} {piece}"
             continue
@@ -541,4 +555,20 @@ def split_parts(question: str) -> list[str]:
         parts = [parts[0]] + [
             p if extract(p).title_words or extract(p).doc_nos else f"{named} {p}" for p in parts[1:]
         ]
+        return parts
+    # '육아휴직 한도 며칠이고 신청은 어떻게 해?': a later rule question naming no topic
+    # of its own asks about the first part's topic noun.
+    noun = next((k for k in first.keywords if k in TOPIC_WORDS or k in LEAVE_TYPES), "")
+    if noun:
+        parts = [parts[0]] + [p if _names_own_topic(p) else f"{noun} {p}" for p in parts[1:]]
     return parts
+
+
+def _names_own_topic(part: str) -> bool:
+    """A part names its own topic noun or document, or asks about records, not a rule."""
+    ents = extract(part)
+    if ents.title_words or ents.doc_nos or _records(part):
+        return True
+    if any(k in TOPIC_WORDS or k in LEAVE_TYPES for k in ents.keywords):
+        return True
+    return detect_intent(part, ents) != "search"

@@ -91,6 +91,28 @@ cases:
       Give me an overview of the business trip expense guideline
       and what changed between its versions.
     expect: {contains: ["80,000", "100,000"]}
+  # Blind set 3 and this session's probes, still open.
+  - id: gap_two_leave_types_summed
+    ask: 육휴 남은 거랑 연차 남은 거 합치면 총 며칠 쉴 수 있어?
+    expect: {contains: ["${demo_employee.remaining}일", "16일", "24일"]}
+  - id: gap_side_business_paraphrase
+    as: park
+    ask: 팀원이 주말에 개인 쇼핑몰을 운영해도 규정상 괜찮아?
+    expect: {contains: ["겸직", "허가"]}
+  - id: gap_version_diff_with_figures
+    as: cho
+    ask: 연차휴가 운영지침 1판이랑 2판 차이가 뭐야?
+    expect: {contains: ["6일", "4일"]}
+  - id: gap_overview_with_an_article
+    as: cho
+    ask: 근로시간 및 휴가규정 overview 해줘, 연차 부여 기준 포함해서
+    expect: {contains: ["17일", "27일"]}
+  - id: gap_second_part_loses_the_trip
+    ask: What's the hotel cap in Busan and when must I file the expense settlement?
+    expect: {contains: ["90,000", "2주"]}
+  - id: gap_gift_from_a_client_tie
+    ask: 거래처한테 선물 받아도 되는 한도가 얼마야?
+    expect: {contains: ["선물 수수 제한"]}
 """
 
 
