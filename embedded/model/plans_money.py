@@ -358,6 +358,31 @@ def _names_claimant(ctx: Ctx) -> bool:
     return bool(named_people(ctx.turn.question)) and ("청구" in q or "claim" in q)
 
 
+# Statuses a question asks records by → the 상태 values they keep (the platform's words).
+_STATUS_ASKED: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    (("반려", "rejected"), ("반려",)),
+    (
+        ("승인 안", "미승인", "승인대기", "결재대기", "대기", "진행 중", "pending", "waiting"),
+        ("승인대기", "결재대기", "대기"),
+    ),
+)
+
+
+def of_status(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[list[Any]]:
+    """The records in the status the question asks for ('반려된 건', '승인 안 난 거'), else all.
+
+    When no record has that status, every record is kept (and shown with its status).
+    """
+    if "상태" not in columns:
+        return rows
+    at = columns.index("상태")
+    lowered = ctx.turn.question.lower()
+    for asked, kept in _STATUS_ASKED:
+        if any(w in lowered for w in asked):
+            return [r for r in rows if str(r[at] or "") in kept] or rows
+    return rows
+
+
 def _of_kind(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[list[Any]]:
     """The claims of the kind the question names ('식대', '도서구입비'), else all of them.
 
@@ -388,7 +413,7 @@ def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None) -> Blocks:
     if result.failed:
         return answer(failure(ctx, result))
     columns, rows = rows_of(result)
-    rows = _of_kind(ctx, columns, rows)
+    rows = of_status(ctx, columns, _of_kind(ctx, columns, rows))
     if not rows:
         return answer(
             ctx.t(
@@ -622,6 +647,7 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
     if result.failed:
         return answer(failure(ctx, result))
     columns, rows = rows_of(result)
+    rows = of_status(ctx, columns, rows)
     whose = set(named_people(ctx.turn.question))
     if whose and "성명" in columns:
         # '노민준 발주한 거': that person's orders, when the caller may see any of them.

@@ -728,7 +728,10 @@ _EN_PLAIN = frozenset(
     "allowed allow rule rules policy policies regulation regulations guideline guidelines "
     "long soon often every each other also into after before over under them they your "
     "yours mine being been were will shall must just only some more most than then again "
-    "okay fine right wrong here work working get getting give given".split()
+    "okay fine right wrong here work working get getting give given maximum minimum "
+    "employee employees staff people person week weeks month months year years time times "
+    "allowance limit amount number total january february march april june july august "
+    "september october november december say end start beginning".split()
 )
 
 
