@@ -455,7 +455,8 @@ def detect_intent(question: str, ents: Entities) -> str:
 # '…인지, ', ', and <verb>' (one scan, no backtracking).
 _PART_BREAK = re.compile(
     r"(?<=[?？])\s+|(?<=[가-힣])(?:이랑|랑|하고),\s*|,\s*그리고\s+|(?<=인지),\s+|(?<=[았었였했])고,\s*"
-    r"|,?\s+and\s+(?=(?:are|is|do|does|did|what|how|which|who|when|can|will)\b)"
+    # (one scan per run of spaces: it starts only where the run does, and is possessive)
+    r"|(?<!\s),?\s++and\s+(?=(?:are|is|do|does|did|what|how|which|who|when|can|will)\b)"
     # '며칠이고 신청은', '누가 결재하고 급할 땐', '뭐고 개정': a clause ends on -고
     r"|(?:(?<=이고)|(?<=되고)|(?<=하고)|(?<=뭐고)|(?<=이며))\s+",
     re.I,

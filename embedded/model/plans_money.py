@@ -203,7 +203,7 @@ _NIGHT_WORDS = {
     **dict.fromkeys(("seven", "일곱", "칠"), 7),
 }
 _NIGHTS = re.compile(
-    r"(\d+)\s*(?:박|nights?\b)|\b(one|two|three|four|five|six|seven)\s+nights?\b"
+    r"(?<!\d)(\d++)\s*+(?:박|nights?\b)|\b(one|two|three|four|five|six|seven)\s++nights?\b"
     r"|(?<![가-힣])(한|두|세|네|다섯|여섯|일곱)\s*밤|(?<![가-힣])(일|이|삼|사|오|육|칠)박",
     re.I,
 )
