@@ -11,8 +11,10 @@ writes must commit in the order they were submitted).
 
 Cancelling is cooperative: ``task.cancel()`` sets ``job.cancel`` (a
 :class:`~agent_core.cancel.CancelToken`, whose ``on_cancel`` callbacks can close
-a blocked HTTP stream) and drops a job that has not started. ``running_tasks``
-and ``wait_for_tasks`` let the window wait for every job when it closes, and
+a blocked HTTP stream). A task in its own thread always runs its function, so
+its callbacks always come; only a task still queued in a lane is dropped, and
+it gets ``on_failed(CancelledError())``. ``running_tasks`` and
+``wait_for_tasks`` let the window wait for every job when it closes, and
 ``Task.abandon`` lets it give up on one (its callbacks are dropped;
 ``on_orphaned`` still gets a result, to release it).
 
@@ -27,7 +29,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from concurrent.futures import wait as wait_futures
 from typing import TYPE_CHECKING, Any, Generic, NoReturn, TypeVar
 
@@ -41,9 +43,6 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 _log = logging.getLogger(__name__)
-
-BACKLOG_WAIT_S = 0.25
-"""Longest a reporting job waits for the GUI to drain its backlog (then it goes on)."""
 
 
 class Job:
@@ -63,12 +62,7 @@ class Job:
         return self._task.cancel_token.cancelled
 
     def report(self, item: object) -> None:
-        """Queue ``item`` for ``on_progress`` (GUI thread, in order, in batches).
-
-        With ``high_water`` set, a job that is this far ahead of the GUI waits
-        (up to ``BACKLOG_WAIT_S``, releasing the GIL) until the backlog is below
-        ``low_water``: a fast producer cannot bury the event loop.
-        """
+        """Queue ``item`` for ``on_progress`` (GUI thread, in order, in batches)."""
         self._task._report(item)
 
 
@@ -86,9 +80,6 @@ class Task(Generic[T]):
         on_orphaned: Callable[[T], object] | None = None,
         owner: QObject | None = None,
         cancel: CancelToken | None = None,
-        high_water: int | None = None,
-        low_water: int = 0,
-        chunk: int | None = None,
     ) -> None:
         self.name = name
         """The thread's name while it runs (shown in leak reports and debuggers)."""
@@ -103,19 +94,23 @@ class Task(Generic[T]):
         self._on_orphaned = on_orphaned
         self._owner = owner
         self._abandoned = False
-        self._high_water = high_water
-        self._low_water = low_water
-        self._chunk = chunk
+        self._queued = False  # waiting in a lane: the only state in which cancel drops it
         self._lock = threading.Lock()
-        self._drained = threading.Condition(self._lock)
         self._backlog: list[Any] = []
         self._gui = any(c is not None for c in (on_done, on_failed, on_progress, on_orphaned))
 
     # -- any thread --------------------------------------------------------------------
     def cancel(self) -> None:
-        """Ask the job to stop (it checks ``job.cancel``); a job not started never runs."""
+        """Ask the job to stop (it checks ``job.cancel``).
+
+        A job still queued in a lane never runs (``on_failed`` gets a
+        ``CancelledError``); any other job runs and its callbacks come as usual.
+        Cancelling a thread's future too would race with its start, and a caller
+        waiting for ``on_done`` / ``on_failed`` would never hear again.
+        """
         self.cancel_token.cancel()
-        self.future.cancel()  # only succeeds while still queued
+        if self._queued:
+            self.future.cancel()  # fails harmlessly if the lane started it meanwhile
 
     def abandon(self) -> None:
         """Cancel and drop the GUI callbacks (their receiver is going away).
@@ -135,8 +130,11 @@ class Task(Generic[T]):
 
     # -- the worker thread -------------------------------------------------------------
     def _run(self) -> None:
+        self._queued = False
         if not self.future.set_running_or_notify_cancel():
             _untrack(self)
+            if self._gui:
+                _post(self._finish)  # on_failed hears of it
             return
         try:
             result = self._fn(Job(self))
@@ -156,14 +154,6 @@ class Task(Generic[T]):
         if self._on_progress is None:
             return  # nobody listens
         with self._lock:
-            if (
-                self._high_water is not None
-                and len(self._backlog) >= self._high_water
-                and not self.cancel_token.cancelled
-            ):
-                self._drained.wait_for(
-                    lambda: len(self._backlog) <= self._low_water, timeout=BACKLOG_WAIT_S
-                )
             was_empty = not self._backlog
             self._backlog.append(item)
         if was_empty:
@@ -179,31 +169,20 @@ class Task(Generic[T]):
 
         return not isValid(self._owner)
 
-    def _take_progress(self) -> tuple[list[Any], bool]:
+    def _deliver_progress(self) -> None:
         with self._lock:
-            if self._chunk is None or len(self._backlog) <= self._chunk:
-                batch, self._backlog = self._backlog, []
-            else:
-                batch = self._backlog[: self._chunk]
-                del self._backlog[: self._chunk]
-            if len(self._backlog) <= self._low_water:
-                self._drained.notify_all()
-            return batch, bool(self._backlog)
-
-    def _deliver_progress(self) -> bool:
-        batch, more = self._take_progress()
+            batch, self._backlog = self._backlog, []
         if batch and self._on_progress is not None and not self._orphaned():
             self._on_progress(batch)
-        if more:
-            # the rest on the next turn of the event loop: paints and timers run between
-            _post(self._deliver_progress)
-        return more
 
     def _finish(self) -> None:
-        if self._on_progress is not None and self._deliver_progress():
-            _post(self._finish)  # every progress batch before the result
-            return
+        if self._on_progress is not None:
+            self._deliver_progress()  # every progress item before the result
         orphaned = self._orphaned()
+        if self.future.cancelled():
+            if not orphaned and self._on_failed is not None:
+                self._on_failed(CancelledError())
+            return
         error = self.future.exception()
         if error is not None:
             if not orphaned and self._on_failed is not None:
@@ -289,12 +268,6 @@ def deliver_pending() -> None:
         deliverer.wake.emit()
 
 
-def run_on_main(closure: Callable[[], object]) -> None:
-    """Call ``closure`` in the GUI thread, after everything queued before it (any thread)."""
-    _ensure_deliverer()
-    _post(closure)
-
-
 def _ensure_deliverer() -> None:
     """Create the one delivering object in the application's thread (first GUI task)."""
     global _deliverer
@@ -337,9 +310,6 @@ def run_in_background(
     on_orphaned: Callable[[T], object] | None = None,
     owner: QObject | None = None,
     cancel: CancelToken | None = None,
-    high_water: int | None = None,
-    low_water: int = 0,
-    chunk: int | None = None,
     lane: TaskLane | None = None,
     daemon: bool = True,
 ) -> Task[T]:
@@ -357,16 +327,11 @@ def run_in_background(
             abandoned or ``owner`` was deleted meanwhile (to release what it holds).
         owner: Once this object is deleted, no callback but ``on_orphaned`` runs.
         cancel: The token ``job.cancel`` is (a new one by default).
-        high_water: Reported items queued at which ``job.report`` waits for the GUI.
-        low_water: Queued items at or below which a waiting job goes on.
-        chunk: Most items per ``on_progress`` call; the rest follow on the next
-            event-loop turn.
         lane: Run after the lane's earlier jobs, in its thread (default: a new thread).
         daemon: False for a job the interpreter must finish before it exits.
 
     Returns:
-        The task (running, or queued in its lane). A task cancelled before it
-        started calls none of its callbacks.
+        The task (running, or queued in its lane).
     """
     task: Task[T] = Task(
         fn,
@@ -377,9 +342,6 @@ def run_in_background(
         on_orphaned=on_orphaned,
         owner=owner,
         cancel=cancel,
-        high_water=high_water,
-        low_water=low_water,
-        chunk=chunk,
     )
     if task._gui:
         _ensure_deliverer()
@@ -410,6 +372,7 @@ class TaskLane:
         self._thread: threading.Thread | None = None
 
     def _submit(self, task: Task[Any]) -> None:
+        task._queued = True
         with self._lock:
             self._queue.append(task)
             if self._thread is None:
