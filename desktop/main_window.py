@@ -37,6 +37,7 @@ from desktop.question_edit import QuestionEdit
 from desktop.service_startup import start_services
 from desktop.sessions import SessionRegistry
 from desktop.sign_in_placeholder import SignInPlaceholder
+from desktop.tasks import deliver_pending, wait_for_tasks
 from desktop.window_fit import fit_to_screen
 
 if TYPE_CHECKING:
@@ -886,6 +887,11 @@ class MainWindow(QMainWindow):
         evidence = getattr(self, "evidence_dialog", None)
         if evidence is not None:
             evidence.wait_fetched()  # it asks through a session closed below
+        # Any other job (a sign-in attempt, an earlier evidence fetch) may still use a
+        # session or client closed below: let it end (bounded), then deliver what it
+        # left, so a late session is released by its on_orphaned.
+        wait_for_tasks(10)
+        deliver_pending()
         for session in self.sessions:
             close = getattr(session, "close", None)
             if close is not None:

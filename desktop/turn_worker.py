@@ -147,7 +147,10 @@ class TurnWorker(QObject):
                 # thread that keeps it makes every Python call of a paint wait for
                 # it. A bounded wait, so a GUI that stopped taking cannot hang the turn.
                 if not self._drained.wait_for(
-                    lambda: self._since_take == 0 and len(self._pending) < LOW_WATER,
+                    lambda: (
+                        (self._since_take == 0 and len(self._pending) < LOW_WATER)
+                        or self._cancel.cancelled
+                    ),
                     timeout=0.25,
                 ):
                     self._since_take = 0  # the GUI had its chance; wait again later
@@ -197,28 +200,35 @@ class TurnWorker(QObject):
             return ApprovalDecision(False, "the turn was stopped before anyone answered")
         return self._decision
 
+    def _wake_on_cancel(self) -> None:
+        with self._lock:
+            self._drained.notify_all()  # a producer waiting on the GUI stops waiting
+
     @Slot()
     def run(self) -> None:
         """Iterate the turn; exceptions become a ``TurnFailed`` event."""
         terminal = False
+        unregister = self._cancel.on_cancel(self._wake_on_cancel)
         try:
             for event in self._turn(self._approve, self._cancel):
                 self._post(event)
                 if event.kind in TERMINAL_KINDS:
                     terminal = True
                     break
-        except Exception as exc:  # crossing threads as data, never a silent death
+        except BaseException as exc:  # even SystemExit: the pane must hear the turn end
             _log.exception("turn worker stopped on an internal error")
             self._post(TurnFailed("internal", f"{type(exc).__name__}: {exc}"))
             terminal = True
-        if not terminal:
-            # run_turn always ends with a final event; reaching here is a bug, not the model
-            self._post(
-                TurnCancelled()
-                if self._cancel.cancelled
-                else TurnFailed("internal", "the turn ended without a final event")
-            )
-        self.done.emit()
+        finally:
+            unregister()
+            if not terminal:
+                # run_turn always ends with a final event; reaching here is a bug
+                self._post(
+                    TurnCancelled()
+                    if self._cancel.cancelled
+                    else TurnFailed("internal", "the turn ended without a final event")
+                )
+            self.done.emit()
 
 
 def _merges(queued: AgentEvent, event: AgentEvent) -> bool:

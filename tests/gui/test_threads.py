@@ -73,6 +73,21 @@ def test_an_exception_in_the_turn_becomes_a_failed_turn(qtbot: Any) -> None:
     assert "platform went away" in pane.transcript.rows[-1].text
 
 
+def test_even_system_exit_in_the_turn_ends_it_as_an_internal_failure(qtbot: Any) -> None:
+    """A tool calling sys.exit() left the pane 'running' for good (only Exception was caught)."""
+
+    def exiting(approver: Any, cancel: Any) -> Any:
+        raise SystemExit(3)
+        yield  # a generator, as run_turn is
+
+    pane = _pane(qtbot, exiting)
+    with qtbot.waitSignal(pane.turn_finished, timeout=10000) as blocker:
+        pane.ask("질문")
+    assert blocker.args[0].status == "failed"
+    assert not pane.running
+    assert "SystemExit" in pane.transcript.rows[-1].text
+
+
 def test_closing_the_window_mid_turn_cancels_and_joins(qtbot: Any, window_factory: Any) -> None:
     gate = threading.Event()
     window = window_factory()
