@@ -9,10 +9,13 @@ from embedded.model.compose import (
     Blocks,
     Ctx,
     answer,
+    best_articles,
     call,
     cite,
+    content_words,
     date_note,
     describe_untitled,
+    doc_hits,
     failure,
     hits_about,
     hits_of,
@@ -217,7 +220,54 @@ def plan_describe(ctx: Ctx) -> Blocks:
             f" Version {v.get('version')} ({v.get('status')}) is not approved and has no "
             f"effect{_summary(v)}.",
         )
-    return answer(text)
+    step, quoted = _asked_article(ctx, doc_no, str(reg.get("title") or ""))
+    return step or answer(text + quoted)
+
+
+_ALSO_ASKED = (
+    "포함",
+    "특히",
+    "함께",
+    "같이",
+    "도 알려",
+    "including",
+    "include",
+    "especially",
+    "along with",
+)
+
+
+def _asked_article(ctx: Ctx, doc_no: str, title: str) -> tuple[Blocks | None, str]:
+    """'overview 해줘, 연차 부여 기준 포함해서': the article on the words beyond the title.
+
+    The document's articles among this turn's search hits (one search for the title
+    and those words when none has them) that speak to the question's other words
+    are quoted after the description; nothing when the question names no such words.
+    """
+    lowered = ctx.turn.question.lower()
+    if not any(w in lowered for w in _ALSO_ASKED):
+        return None, ""
+    titled_words = squash(title)
+    extra = [
+        w
+        for w in content_words(ctx.ents.keywords)
+        if squash(w) not in titled_words and w not in ctx.ents.derived
+    ]
+    if not extra:
+        return None, ""
+    searches = ctx.turn.all("search_regulations")
+    mine = doc_hits(with_titles(ctx, [h for c in searches for h in hits_of(c)]), doc_no)
+    best = best_articles(mine, extra)
+    query = f"{title} {' '.join(extra)}".strip()
+    if not best and not any(c.input.get("question") == query for c in searches):
+        return call(ctx, "search_regulations", {"question": query}), ""
+    if not best:
+        return None, ""
+    lines = "\n".join(
+        f"- {h.get('article_no') or ''} {h.get('article_title') or ''}: {h.get('text')}"
+        for h in best
+    )
+    return None, ctx.t(f"\n관련 조항:\n{lines}", f"\nThe article on it:\n{lines}")
 
 
 _NOT_APPROVED = ("DRAFT", "IN_REVIEW", "REJECTED", "PENDING")

@@ -103,10 +103,6 @@ cases:
     as: cho
     ask: 연차휴가 운영지침 1판이랑 2판 차이가 뭐야?
     expect: {contains: ["6일", "4일"]}
-  - id: gap_overview_with_an_article
-    as: cho
-    ask: 근로시간 및 휴가규정 overview 해줘, 연차 부여 기준 포함해서
-    expect: {contains: ["17일", "27일"]}
   - id: gap_second_part_loses_the_trip
     ask: What's the hotel cap in Busan and when must I file the expense settlement?
     expect: {contains: ["90,000", "2주"]}
