@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from datetime import date
 from typing import TYPE_CHECKING
@@ -389,34 +390,61 @@ def test_watchdog_interrupts_a_statement_without_progress_handler() -> None:
     conn.close()
 
 
-RUNAWAY = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT max(n) FROM r"
+def _runaway(conn: sqlite3.Connection, started: threading.Event) -> threading.Thread:
+    """A statement that never ends by itself, running in a thread once ``started`` is set."""
+    conn.create_function("arrived", 0, lambda: started.set() or 1)
+    outcome: list[str] = []
+
+    def run() -> None:
+        try:
+            conn.execute(
+                "WITH RECURSIVE r(n) AS (SELECT arrived() UNION ALL SELECT n + 1 FROM r) "
+                "SELECT max(n) FROM r"
+            ).fetchall()
+            outcome.append("finished")
+        except sqlite3.OperationalError as exc:
+            outcome.append(str(exc))
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.outcome = outcome  # type: ignore[attr-defined]
+    thread.start()
+    return thread
 
 
-# A missed wake-up would leave the runaway statement running for an hour: fail instead.
-@pytest.mark.timeout(60, method="thread")
 def test_watchdog_reaches_statements_registered_while_it_sleeps() -> None:
-    """It is woken only for a deadline earlier than its planned wake-up; both kinds are hit."""
+    """It is woken only for a deadline earlier than its planned wake-up; both kinds are hit.
+
+    Each statement is already running before its deadline is registered, so no
+    scheduling delay can make an interrupt land on an idle connection.
+    """
     from embedded.ontul.guarded_sqlite import _Watchdog
 
     watchdog = _Watchdog(idle_check_s=3600.0)
     first = sqlite3.connect(":memory:", check_same_thread=False)
     second = sqlite3.connect(":memory:", check_same_thread=False)
+    runs = []
     try:
         # Idle: the loop plans to look again in an hour, so a 0.2 s deadline must wake it.
         watchdog.done(watchdog.watch(first, time.monotonic() + 60))
-        time.sleep(0.05)  # the loop settles into its idle wait (correctness does not need it)
-        ticket = watchdog.watch(first, time.monotonic() + 0.2)
-        # Due later than the loop's next look: registered without a notify, found on that look.
-        later = watchdog.watch(second, time.monotonic() + 0.4)
-        outcomes = []
         for conn in (first, second):
-            with pytest.raises(sqlite3.OperationalError, match="interrupted"):
-                conn.execute(RUNAWAY).fetchall()
-            outcomes.append("interrupted")
+            started = threading.Event()
+            runs.append(_runaway(conn, started))
+            assert started.wait(30)
+        ticket = watchdog.watch(first, time.monotonic() + 0.2)
+        # Due after the loop's next look: registered without a notify, found on that look.
+        later = watchdog.watch(second, time.monotonic() + 0.4)
+        for run in runs:
+            run.join(30)  # a missed wake-up leaves it running: the asserts below say so
+        still_running = [run.is_alive() for run in runs]
         watchdog.done(ticket)
         watchdog.done(later)
     finally:
+        for conn in (first, second):
+            conn.interrupt()  # never leave a runaway behind, whatever happened
+        for run in runs:
+            run.join(5)
         first.close()
         second.close()
-    assert outcomes == ["interrupted", "interrupted"]
+    assert still_running == [False, False]
     assert watchdog.interrupts == 2
+    assert [run.outcome for run in runs] == [["interrupted"], ["interrupted"]]  # type: ignore[attr-defined]
