@@ -392,7 +392,12 @@ def test_watchdog_interrupts_a_statement_without_progress_handler() -> None:
 
 def _runaway(conn: sqlite3.Connection, started: threading.Event) -> threading.Thread:
     """A statement that never ends by itself, running in a thread once ``started`` is set."""
-    conn.create_function("arrived", 0, lambda: started.set() or 1)
+
+    def arrived() -> int:
+        started.set()
+        return 1
+
+    conn.create_function("arrived", 0, arrived)
     outcome: list[str] = []
 
     def run() -> None:
