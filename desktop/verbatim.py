@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -92,13 +92,6 @@ def tool_values(results: Iterable[str]) -> tuple[str, ...]:
             if len(value) >= 2 and any(c in MARKDOWN_PUNCTUATION for c in value):
                 found.add(value)
     return tuple(sorted(found, key=lambda v: (-len(v), v)))
-
-
-def tool_values_of_events(events: Iterable[dict[str, Any]]) -> tuple[str, ...]:
-    """:func:`tool_values` of the tool results among a turn's event dicts."""
-    return tool_values(
-        str(e.get("result") or "") for e in events if e.get("kind") == "tool_call_finished"
-    )
 
 
 def protect_values(markdown: str, values: Iterable[str] = ()) -> str:
