@@ -652,10 +652,13 @@ class PersonaPane(QWidget):
         return removed
 
     def _on_approval(self, request: ApprovalRequested) -> None:
-        if self._controller is not None:
-            # the request's event is queued ahead of this signal: fold it (and
-            # what came before) first, so the call shows as awaiting approval
-            self._controller.flush_backlog()
+        if self._controller is None:
+            return  # the turn ended (stopped) before its request arrived: nothing to ask
+        # the request's event is queued ahead of this signal: fold it (and what came
+        # before) first, so the call shows as awaiting approval
+        self._controller.flush_backlog()
+        if self._controller is None:
+            return  # that backlog held the turn's end (Stop): no dialog for a finished turn
         self.approval_pending.emit(request)
         if self.approval_handler is not None:
             self.approval_handler(self, request)
