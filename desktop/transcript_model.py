@@ -198,7 +198,7 @@ def render_markdown(
 
 
 def displayed_text(row: TranscriptRow) -> str:
-    """Exactly what the chat shows for a row, as plain text (tests and the headless driver)."""
+    """The text the chat shows for a row, as plain text (tests and the headless driver)."""
     from PySide6.QtGui import QTextDocument
 
     document = QTextDocument()
