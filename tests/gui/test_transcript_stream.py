@@ -148,5 +148,13 @@ def test_a_flood_arrives_whole_and_in_order_through_the_controller(qtbot: Any) -
         assert text == "".join(f"{i} " for i in range(1000 * (step - 1), 1000 * step))
     calls = [e.call_id for e in events if isinstance(e, ToolCallStarted)]
     assert calls == [f"c{i}" for i in range(0, 3000, 100)]
+    # merging never moves text across a tool call: all text before call c{i} is 0..i-1
+    streamed = ""
+    for event in events:
+        if isinstance(event, AnswerDelta):
+            streamed += event.text
+        elif isinstance(event, ToolCallStarted):
+            i = int(event.call_id[1:])
+            assert streamed == "".join(f"{n} " for n in range(i)), event.call_id
     assert len(events) < 3000  # merged on the way
     assert events[0].kind == "turn_started" and events[-1].kind == "answer_finished"
