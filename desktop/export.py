@@ -25,7 +25,7 @@ from desktop.verbatim import escape_markdown, protect_values, tool_values
 
 if TYPE_CHECKING:
     from agent_core.record import CallRecord
-    from desktop.history_store import TurnRecord
+    from desktop.history_store import SavedTurn
 
 TURN_FORMAT = "regdesk.turn/1"
 """Value of ``format`` in a turn exported as JSON."""
@@ -54,7 +54,7 @@ def _labels() -> dict[str, str]:
     }
 
 
-def _record(saved: TurnRecord) -> Record:
+def _record(saved: SavedTurn) -> Record:
     """The saved turn's events folded into a record (unknown kinds are skipped)."""
     return Record.from_dicts(saved.events, persona=saved.persona, question=saved.question)
 
@@ -272,7 +272,7 @@ def _citation_lines(citations: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
-def turn_to_markdown(record: TurnRecord) -> str:
+def turn_to_markdown(record: SavedTurn) -> str:
     """Render one saved turn as a Markdown document.
 
     Args:
@@ -307,7 +307,7 @@ def turn_to_markdown(record: TurnRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
-def turn_to_json(record: TurnRecord) -> str:
+def turn_to_json(record: SavedTurn) -> str:
     """Render one saved turn as JSON (UTF-8 text, Korean left readable).
 
     Args:
@@ -419,7 +419,7 @@ CONVERSATION_FORMAT = "regdesk.conversation/1"
 """Value of ``format`` in a conversation exported as JSON."""
 
 
-def conversation_to_markdown(conversation: tuple[str, list[TurnRecord]]) -> str:
+def conversation_to_markdown(conversation: tuple[str, list[SavedTurn]]) -> str:
     """Render a whole conversation as one Markdown document.
 
     Args:
@@ -439,7 +439,7 @@ def conversation_to_markdown(conversation: tuple[str, list[TurnRecord]]) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def conversation_to_json(conversation: tuple[str, list[TurnRecord]]) -> str:
+def conversation_to_json(conversation: tuple[str, list[SavedTurn]]) -> str:
     """Render a whole conversation as JSON: ``format``, ``title``, ``persona``, ``turns``."""
     title, records = conversation
     turns = [json.loads(turn_to_json(record)) for record in records]

@@ -86,7 +86,7 @@ class HistoryWriteError(Exception):
 
 
 @dataclass(frozen=True, slots=True)
-class TurnRecord:
+class SavedTurn:
     """One saved turn."""
 
     id: int
@@ -149,8 +149,8 @@ def conversation_title(question: str) -> str:
     return line if len(line) <= TITLE_CHARS else line[: TITLE_CHARS - 1] + "…"
 
 
-def _record(row: tuple[Any, ...]) -> TurnRecord:
-    return TurnRecord(
+def _record(row: tuple[Any, ...]) -> SavedTurn:
+    return SavedTurn(
         id=row[0],
         persona=row[1],
         question=row[2],
@@ -446,7 +446,7 @@ class HistoryStore:
         for future in queued:
             future.exception()  # waits; errors went to on_error
 
-    def turns(self, persona: str, limit: int = 200) -> list[TurnRecord]:
+    def turns(self, persona: str, limit: int = 200) -> list[SavedTurn]:
         """Return the latest turns of a persona, oldest first.
 
         Args:
@@ -507,7 +507,7 @@ class HistoryStore:
                 return []
         return [Conversation(*row) for row in rows]
 
-    def conversation_turns(self, conversation_id: int) -> list[TurnRecord]:
+    def conversation_turns(self, conversation_id: int) -> list[SavedTurn]:
         """The turns of one conversation, oldest first."""
         self.wait_written()
         with self._lock:

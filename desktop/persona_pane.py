@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from agent_core.approval import ApprovalDecision, Approver
     from agent_core.cancel import CancelToken
     from agent_core.events import AgentEvent, Usage
-    from desktop.history_store import TurnRecord as SavedTurn
+    from desktop.history_store import SavedTurn
     from desktop.session_like import SessionLike
     from desktop.settings import AppSettings
     from desktop.turn_worker import TurnController, TurnFunction

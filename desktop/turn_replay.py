@@ -19,7 +19,7 @@ from agent_core.record import TurnRecord
 from desktop.verbatim import tool_values
 
 if TYPE_CHECKING:
-    from desktop.history_store import TurnRecord as SavedTurn
+    from desktop.history_store import SavedTurn
     from desktop.persona_pane import PaneResult, PersonaPane
 
 

@@ -6,13 +6,13 @@ import json
 
 from agent_core.events import AnswerFinished, Usage, event_to_dict
 from desktop.export import turn_to_json, turn_to_markdown, turn_usage
-from desktop.history_store import TurnRecord
+from desktop.history_store import SavedTurn
 
 
 def test_usage_is_in_the_turn_exports() -> None:
     usage = Usage(100, 50, 2600, 0, 3, 0.0013)
     events = [event_to_dict(AnswerFinished("답", (), usage=usage))]
-    record = TurnRecord(
+    record = SavedTurn(
         id=1,
         persona="hong",
         question="질문",

@@ -58,9 +58,9 @@ def test_strip_values_and_new_widgets_are_korean(qtbot: Any, korean: Any) -> Non
 
 def test_export_headers_and_statuses_are_korean(korean: Any) -> None:
     from desktop.export import comparison_to_markdown, turn_to_markdown
-    from desktop.history_store import TurnRecord
+    from desktop.history_store import SavedTurn
 
-    record = TurnRecord(1, "hong", "질문", "", [], 0.0, 5.0, "cancelled")
+    record = SavedTurn(1, "hong", "질문", "", [], 0.0, 5.0, "cancelled")
     text = turn_to_markdown(record)
     assert "**상태:** 중지됨" in text and "cancelled" not in text
     difference = {"kind": "doc_no", "value": "HR-GDL-003", "present": ["cho"], "absent": ["hong"]}

@@ -7,7 +7,7 @@ from typing import Any
 from gui_scripts import ScriptedSession, approval_turn, scripted_turn
 
 from agent_core.approval import ApprovalDecision
-from desktop.history_store import TurnRecord as SavedTurn
+from desktop.history_store import SavedTurn
 from desktop.persona_pane import PersonaPane
 from desktop.tool_call_model import ROLE_QUESTION, ROLE_STATUS_TEXT
 

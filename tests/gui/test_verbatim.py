@@ -64,10 +64,10 @@ def test_exports_keep_tool_values_verbatim(qapp: Any) -> None:
 
     from agent_core.events import event_to_dict
     from desktop.export import comparison_to_markdown, turn_to_markdown
-    from desktop.history_store import TurnRecord
+    from desktop.history_store import SavedTurn
 
     events = [event_to_dict(e) for e in _turn(None, None)]
-    record = TurnRecord(
+    record = SavedTurn(
         1, "hong", "연락처 *모두* 알려줘 | a_b", ANSWER, events, 0.0, 12.0, "answered"
     )
 

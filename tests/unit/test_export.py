@@ -10,7 +10,7 @@ from desktop.export import (
     turn_to_json,
     turn_to_markdown,
 )
-from desktop.history_store import TurnRecord
+from desktop.history_store import SavedTurn
 
 EVENTS = [
     {"kind": "turn_started", "turn_id": "t1", "persona": "hong", "question": "q", "model": "m"},
@@ -41,7 +41,7 @@ EVENTS = [
     },
 ]
 
-RECORD = TurnRecord(
+RECORD = SavedTurn(
     id=7,
     persona="hong",
     question="육아휴직 며칠 남았나요?\n두 줄",
