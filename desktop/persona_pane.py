@@ -676,6 +676,9 @@ class PersonaPane(QWidget):
         for event in batch:
             # folded once; the tool list shows the call the fold changed, by index
             self.tools.apply(result.record.apply(event))
+            if result.record.finished and not result.record.elapsed_ms:
+                # timed at its final event: "finished" comes a frame or two later
+                result.record.elapsed_ms = (time.perf_counter() - self._started) * 1000.0
             self._apply(event, result)
 
     def _apply(self, event: AgentEvent, result: PaneResult) -> None:
@@ -801,7 +804,8 @@ class PersonaPane(QWidget):
             self._result = result
             self._on_events([TurnFailed("internal", "the turn ended without a final event")])
             self._result = None
-        result.record.elapsed_ms = (time.perf_counter() - self._started) * 1000.0
+        if not result.record.elapsed_ms:
+            result.record.elapsed_ms = (time.perf_counter() - self._started) * 1000.0
         if self.saver is None:
             self._settle(result)
             return
