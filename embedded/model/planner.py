@@ -7,6 +7,7 @@ composes the answer from the tool results alone.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +16,7 @@ from embedded.model.compose import Blocks, Ctx, answer
 from embedded.model.conversation import Turn, read_turn
 from embedded.model.entities import correct_english, extract
 from embedded.model.intents import detect_intent, split_parts
+from embedded.model.lexicon import LEAVE_TYPES
 from embedded.model.people import asker_name, named_people
 
 if TYPE_CHECKING:
@@ -82,10 +84,48 @@ def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
     if len(turn.question) > MAX_QUESTION_CHARS:
         return _too_long(turn.question)
     turn = replace(turn, question=correct_english(turn.question))
+    by_kind, kinds = _per_leave_type(turn.question)
+    if by_kind:
+        return _plan_parts(request, turn, by_kind, summed=_asks_sum(turn.question), labels=kinds)
     parts = split_parts(turn.question)
     if len(parts) > 1:
         return _plan_parts(request, turn, parts)
     return _plan_one(request, turn)
+
+
+_SUM_WORDS = ("합치", "합하", "합계", "총 ", "모두 합", "in total", "combined", "altogether", "sum")
+_LEFT = re.compile(r"남은 일수는 (\d{1,3})일|(\d{1,3}) days left")
+
+
+def _asks_sum(question: str) -> bool:
+    lowered = f" {question.lower()} "
+    return any(w in lowered for w in _SUM_WORDS)
+
+
+def _per_leave_type(question: str) -> tuple[list[str], list[str]]:
+    """'육휴랑 연차 각각 몇일 남았어': one part per leave type named (and the types), or [].
+
+    Days left are reckoned per leave type (each has its own rule and grant), so a
+    question naming two types is asked once for each, the other type's words left out.
+    """
+    ents = extract(question)
+    if detect_intent(question, ents) not in _PEOPLE_INTENTS:
+        return [], []
+    lowered = question.lower()
+    kinds: list[str] = []
+    for word, kind in LEAVE_TYPES.items():
+        if word in lowered and kind not in kinds:
+            kinds.append(kind)
+    if len(kinds) != 2:
+        return [], []
+    parts = []
+    for kind in kinds:
+        text = question
+        others = [w for w, k in LEAVE_TYPES.items() if k != kind and w in lowered]
+        for word in sorted(others, key=len, reverse=True):
+            text = re.sub(re.escape(word), " ", text, flags=re.I)
+        parts.append(" ".join(text.split()))
+    return parts, kinds
 
 
 def _plan_one(request: MessagesRequest, turn: Turn, lang: str | None = None) -> Blocks:
@@ -116,7 +156,13 @@ def _plan_one(request: MessagesRequest, turn: Turn, lang: str | None = None) -> 
     return blocks
 
 
-def _plan_parts(request: MessagesRequest, turn: Turn, parts: list[str]) -> Blocks:
+def _plan_parts(
+    request: MessagesRequest,
+    turn: Turn,
+    parts: list[str],
+    summed: bool = False,
+    labels: list[str] | None = None,
+) -> Blocks:
     """Plan each part in turn; the calls of this turn are replayed to find each part's own.
 
     The planner is deterministic: replaying a part on the calls made so far asks for
@@ -139,5 +185,21 @@ def _plan_parts(request: MessagesRequest, turn: Turn, parts: list[str]) -> Block
             if used >= len(turn.calls):
                 return blocks  # this part's next call
             used += 1
-    numbered = [f"{i}) {text}" for i, text in enumerate(texts, 1)]
-    return answer("\n\n".join(numbered))
+    heads = [f"{label}: " for label in labels] if labels else [""] * len(texts)
+    numbered = [
+        f"{i}) {head}{text}" for i, (head, text) in enumerate(zip(heads, texts, strict=True), 1)
+    ]
+    total = _total_left(texts, lang) if summed else ""
+    return answer("\n\n".join(numbered) + total)
+
+
+def _total_left(texts: list[str], lang: str) -> str:
+    """The days left of each part added up, when every part stated its days left."""
+    found = [_LEFT.search(t) for t in texts]
+    if not found or not all(found):
+        return ""
+    days = [int(next(g for g in m.groups() if g)) for m in found if m]
+    summed = " + ".join(str(d) for d in days)
+    if lang == "ko":
+        return f"\n\n지금 기준으로 합치면 {summed} = {sum(days)}일입니다."
+    return f"\n\nAdded up as of today: {summed} = {sum(days)} days."

@@ -74,10 +74,6 @@ cases:
       Are there any regulations where the date printed in the document
       differs from the actual approval date?
     expect: {contains: ["${childcare.doc_no}", "${childcare.current_stated}"]}
-  - id: gap_two_leave_types_remaining
-    as: park
-    ask: 류건석 과장 육휴랑 연차 각각 몇일 남앗어
-    expect: {contains: ["10일", "15일"]}
   - id: gap_restricted_list
     as: cho
     ask: 대외비로 지정된 사규 전부 알려줘
@@ -92,9 +88,6 @@ cases:
       and what changed between its versions.
     expect: {contains: ["80,000", "100,000"]}
   # Blind set 3 and this session's probes, still open.
-  - id: gap_two_leave_types_summed
-    ask: 육휴 남은 거랑 연차 남은 거 합치면 총 며칠 쉴 수 있어?
-    expect: {contains: ["${demo_employee.remaining}일", "16일", "24일"]}
   - id: gap_side_business_paraphrase
     as: park
     ask: 팀원이 주말에 개인 쇼핑몰을 운영해도 규정상 괜찮아?
