@@ -112,16 +112,16 @@ def answer_figures(answer: str) -> dict[str, dict[str, str]]:
         ``display`` what is shown (``"7일"``, ``"220,000원"``, ``"연도 2025"``).
     """
     found: dict[str, dict[str, str]] = {kind: {} for kind in TOKEN_KINDS}
-    for value in DOC_NO_RE.findall(answer):
-        found["doc_no"][value] = value
-    rest = DOC_NO_RE.sub(" ", answer)
-    for value in ISO_DATE.findall(rest):
-        found["date"][value] = value
-    rest = ISO_DATE.sub(" ", rest)
-    for value in KOREAN_DATE.findall(rest):
-        key = re.sub(r"\s+", " ", value)
-        found["date"][key] = key
-    rest = KOREAN_DATE.sub(" ", rest)
+
+    def take(kind: str, match: re.Match[str], key: str | None = None) -> str:
+        # one pass per pattern: record the token and blank it out for the next pattern
+        value = key or match.group(0)
+        found[kind][value] = value
+        return " "
+
+    rest = DOC_NO_RE.sub(lambda m: take("doc_no", m, m.group(1)), answer)
+    rest = ISO_DATE.sub(lambda m: take("date", m), rest)
+    rest = KOREAN_DATE.sub(lambda m: take("date", m, re.sub(r"\s+", " ", m.group(0))), rest)
     rest = LIST_MARKER.sub(" ", rest)
     bare: list[tuple[str, str]] = []
     with_unit: set[str] = set()
