@@ -712,8 +712,9 @@ def plan_search(ctx: Ctx) -> Blocks:
     body = "\n".join(articles)
     title = top.get("title")
     english = f"{title} — relevant articles of {citation}" if title else f"Articles of {citation}"
+    quoted = _speaking(ranked_articles(ctx, doc_hits(hits, doc_no))[:3], words)
     return answer(
-        _unaddressed(ctx, top, hits_of(search), words)
+        (_no_amount(ctx, quoted) or _unaddressed(ctx, top, hits_of(search), words))
         + ctx.t(
             f"{titled(top, citation, '{title} — {citation}')}의 관련 조항입니다.\n{body}",
             f"{english}:\n{body}",
@@ -747,6 +748,39 @@ def _unknown_english(ctx: Ctx) -> list[str]:
 
 def _matched(hit: dict[str, Any], words: list[str]) -> int:
     return article_matches(hit, words)
+
+
+# An amount asked for ('얼마야', '얼마 나와'); '얼마나 자주' asks how often, not how much.
+_AMOUNT_ASKED = (
+    "얼마야",
+    "얼마까지",
+    "얼마 나",
+    "얼마예",
+    "얼마에요",
+    "얼마인",
+    "얼마지",
+    "얼마를",
+    "얼마씩",
+    "얼마 받",
+    "얼마 줘",
+    "금액",
+    "how much",
+    "what amount",
+)
+_AMOUNT_STATED = re.compile(r"\d[\d,]*\s*(?:원|만원|만\s*원|won)|\d+\s*퍼센트|\d+\s*%")
+
+
+def _no_amount(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
+    """An amount asked for ('경조금 얼마 나와?') that no quoted article states: said first."""
+    lowered = ctx.turn.question.lower()
+    if not any(w in lowered for w in _AMOUNT_ASKED):
+        return ""
+    if any(_AMOUNT_STATED.search(str(h.get("text"))) for h in quoted):
+        return ""
+    return ctx.t(
+        "규정에 금액이 적혀 있지 않아 얼마인지는 찾을 수 없습니다. ",
+        "The regulations found state no amount for this, so I cannot find a figure. ",
+    )
 
 
 def _unaddressed(

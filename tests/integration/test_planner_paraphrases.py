@@ -78,10 +78,6 @@ cases:
     as: cho
     ask: 대외비로 지정된 사규 전부 알려줘
     expect: {contains: ["HR-GDL-003", "HR-GDL-004", "FIN-GDL-004"]}
-  - id: gap_amount_not_stated
-    as: cho
-    ask: 직원 결혼하면 경조금 얼마 나와요?
-    expect: {says_not_found: true}
   - id: gap_version_changes_with_figures
     ask: >-
       Give me an overview of the business trip expense guideline
