@@ -52,10 +52,6 @@ _gc_frozen = False
 """True once the long-lived heap was frozen out of the collector (once per process)."""
 
 
-GC_DELAY_MS = 300
-"""How long after the last running turn ends the window collects garbage."""
-
-
 class MainWindow(QMainWindow):
     """The main window; services start in the background as it opens."""
 
@@ -697,10 +693,8 @@ class MainWindow(QMainWindow):
     def _turn_finished(self, *_: object) -> None:
         self._update_running()
         if not self._any_running():
-            # A moment later, while the person reads: a full collection can take
-            # 20 ms, and in the frames that paint the answer and the comparison it
-            # dropped one. The window as context: never runs once it is gone.
-            QTimer.singleShot(GC_DELAY_MS, self, self._collect_garbage)
+            # the window as context: never runs once the window is gone
+            QTimer.singleShot(0, self, self._collect_garbage)
 
     def _collect_garbage(self) -> None:
         """Full garbage collection after a finished turn, while no other turn runs.

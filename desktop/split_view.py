@@ -368,14 +368,6 @@ class SplitCompareView(QWidget):
         self._results[pane] = result
         if self._waiting:
             return
-        # Compared in an event-loop turn of its own: the last pane's answer, footer
-        # and history hand-off are painted first (comparing two long answers takes
-        # ~10 ms; together they made the frame the answers completed in drop).
-        QTimer.singleShot(0, self, self._compare_finished)
-
-    def _compare_finished(self) -> None:
-        if self._waiting or not self._results:
-            return  # a new question was asked meanwhile: its own end compares
         results = [self._results[p] for p in self.panes if p in self._results]
         panes = [result_dict(result) for result in results]
         # the comparison of ``regdesk compare --json``, on the same records; a stopped
