@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt, QUrl
 from PySide6.QtWidgets import (
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from agent_core.session import PersonaSession
     from desktop.credentials import CredentialStore
+    from desktop.session_like import SessionLike
     from desktop.tasks import Job, Task
 
 
@@ -351,7 +352,7 @@ class LoginDialog(QDialog):
         super().reject()
 
 
-def _close_quietly(session: Any) -> None:
+def _close_quietly(session: SessionLike | None) -> None:
     """Release a session nobody will use (its HTTP clients), ignoring a failing close."""
     if session is None:
         return

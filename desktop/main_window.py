@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from desktop.conversation_sidebar import ConversationSidebar
     from desktop.persona_pane import PersonaPane
     from desktop.services import ServiceProvider
+    from desktop.session_like import SessionLike
     from desktop.split_view import SplitCompareView
 
 _gc_frozen = False
@@ -329,7 +330,7 @@ class MainWindow(QMainWindow):
             endpoints = replace(endpoints, ontul_url=server_url.rstrip("/"))
         return PersonaSession.login(endpoints, username, password, audit_path=default_audit_path())
 
-    def add_session(self, session: Any) -> PersonaPane:
+    def add_session(self, session: SessionLike) -> PersonaPane:
         """Show a logged-in persona: its own pane, history loaded, in the switcher."""
         username = session.username
         pane = self.panes.get(username)

@@ -9,6 +9,8 @@ from PySide6.QtCore import QObject, Signal
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from desktop.session_like import SessionLike
+
 
 class SessionRegistry(QObject):
     """Logged-in persona sessions by username, in login order."""
@@ -20,7 +22,7 @@ class SessionRegistry(QObject):
         super().__init__(parent)
         self._sessions: dict[str, Any] = {}
 
-    def add(self, session: Any) -> None:
+    def add(self, session: SessionLike) -> None:
         """Register a session (replaces an older one of the same persona)."""
         self._sessions[session.username] = session
         self.changed.emit()
