@@ -767,7 +767,9 @@ _AMOUNT_ASKED = (
     "how much",
     "what amount",
 )
-_AMOUNT_STATED = re.compile(r"\d[\d,]*\s*(?:원|만원|만\s*원|won)|\d+\s*퍼센트|\d+\s*%")
+_AMOUNT_STATED = re.compile(
+    r"\d[\d,]*+\s*+(?:원|만원|만\s*원|won|만\s*포인트|포인트)|\d++\s*+(?:퍼센트|%)"
+)
 
 
 def _no_amount(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
