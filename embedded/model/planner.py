@@ -108,15 +108,14 @@ def _per_leave_type(question: str) -> tuple[list[str], list[str]]:
     Days left are reckoned per leave type (each has its own rule and grant), so a
     question naming two types is asked once for each, the other type's words left out.
     """
-    ents = extract(question)
-    if detect_intent(question, ents) not in _PEOPLE_INTENTS:
-        return [], []
     lowered = question.lower()
     kinds: list[str] = []
     for word, kind in LEAVE_TYPES.items():
         if word in lowered and kind not in kinds:
             kinds.append(kind)
     if len(kinds) != 2:
+        return [], []
+    if detect_intent(question, extract(question)) not in _PEOPLE_INTENTS:
         return [], []
     parts = []
     for kind in kinds:
