@@ -405,10 +405,16 @@ def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None) -> Blocks:
     """List the expense claims the caller may see (the row filter decides whose)."""
     result = records_call(ctx)
     if result is None:
-        sql = _ALL_CLAIMS_SQL
+        conditions = []
         if emp_nos:
             listed = ", ".join(f"'{e}'" for e in emp_nos if re.fullmatch(r"[0-9]{8}", e))
-            sql = sql.replace(" ORDER BY", f" WHERE 사번 IN ({listed}) ORDER BY")
+            conditions.append(f"사번 IN ({listed})")
+        dept = department_of(ctx)  # '영업팀 교통비 총액': that department's claims only
+        if dept is not None:
+            conditions.append(f"부서 = '{dept}'")
+        sql = _ALL_CLAIMS_SQL
+        if conditions:
+            sql = sql.replace(" ORDER BY", f" WHERE {' AND '.join(conditions)} ORDER BY")
         return call(ctx, "query_hr", {"question_sql": sql})
     if result.failed:
         return answer(failure(ctx, result))
@@ -512,6 +518,9 @@ def plan_expense(ctx: Ctx) -> Blocks:
         if emp_nos:
             listed = ", ".join(f"'{e}'" for e in emp_nos)
             sql = sql.replace(" ORDER BY", f" AND 사번 IN ({listed}) ORDER BY")
+        dept = department_of(ctx)  # a department named: its claims only
+        if dept is not None:
+            sql = sql.replace(" ORDER BY", f" AND 부서 = '{dept}' ORDER BY")
         return call(ctx, "query_hr", {"question_sql": sql})
     if result.failed:
         return answer(failure(ctx, result))
