@@ -13,7 +13,7 @@ worker thread while the agent imports), that nested import can meet the
 validators module half-initialised and the whole import fails with
 "cannot import name 'import_string' from partially initialized module".
 Measured before this import: 1 of 12 frozen ``regdesk scenarios`` runs under
-load, 2 of 96 source runs of the same two-thread import. With the validators
+load, 2 of 64 source runs of the same two-thread import. With the validators
 module complete before any second thread exists, the nested import only ever
 finds the finished module.
 """
