@@ -304,6 +304,12 @@ class _ModelHTTPServer(ThreadingHTTPServer):
     pace_s: float = 0.0
     threads: ThreadStore
 
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that hung up mid-reply is routine; anything else is logged, not printed."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        _log.exception("request from %s failed", client_address)
+
 
 def _make_httpd(
     host: str, port: int, pace_s: float, thread_limits: tuple[float, int, int]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
+import sys
 import threading
 from datetime import date
 from http.server import ThreadingHTTPServer
@@ -19,6 +21,8 @@ from embedded.ontul.policy import PolicyEngine, load_policies
 from embedded.ontul.search import SearchIndex
 from embedded.ontul.sql_rewrite import SqlRewriter
 from resources import RESOURCES_DIR
+
+_log = logging.getLogger(__name__)
 
 
 def resolve_today(today: date | None) -> date:
@@ -69,6 +73,12 @@ class _ClosingHTTPServer(ThreadingHTTPServer):
                 return
             self._open.add(request)
         super().process_request(request, client_address)
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that hung up mid-reply is routine; anything else is logged, not printed."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        _log.exception("request from %s failed", client_address)
 
     def shutdown_request(self, request: socket.socket) -> None:  # type: ignore[override]
         """Forget a finished connection and close it."""
