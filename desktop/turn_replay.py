@@ -68,7 +68,9 @@ def replay_turn(pane: PersonaPane, saved: SavedTurn) -> PaneResult:
         pane.transcript.add_notice(pane.failure_notice(failure.failure, failure.message))
     elif record.status == "cancelled":
         pane.transcript.add_notice(QCoreApplication.translate("PersonaPane", "Stopped."))
-    elif record.status != "failed":
+    elif record.status == "failed":  # saved without its failure event: say it failed
+        pane.transcript.add_notice(QCoreApplication.translate("PersonaPane", "The turn failed."))
+    else:
         pane.transcript.add_notice(f"({saved.status})")
     pane.transcript.set_footer(pane.footer_text(result))
     return result

@@ -74,6 +74,9 @@ def test_rows_of_older_versions_replay_with_their_calls_answers_and_ends(qtbot: 
     assert [c.doc_no for c in answers[0].citations] == ["HR-REG-003"]
     assert answers[1].text == "이벤트를 남기기 전의 답"
     assert pane.tools.calls[0] is first.record.calls[0]  # the list shows the record itself
+    # the failed row without its failure event still says how it ended
+    assert pane.transcript.rows[-1].kind == "notice"
+    assert pane.transcript.rows[-1].text == "The turn failed."
 
 
 def test_history_keeps_the_folded_events_and_they_replay_to_the_same_record(qtbot: Any) -> None:
