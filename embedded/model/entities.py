@@ -5,7 +5,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 
 from embedded.model.lexicon import (
     ALIASES,
@@ -258,8 +258,45 @@ def _as_of(question: str) -> str | None:
     return None
 
 
+_KO_AHEAD = re.compile(r"(\d{1,3})\s?(일|주|개월|달)\s?(?:뒤|후|지나)|(다음\s?달|내달|다음\s?주)")
+_EN_AHEAD = re.compile(
+    r"\b(?:in\s+(\d{1,3}|a|one|two|three|four)\s+(day|week|month)s?\b"
+    r"|(\d{1,3}|a|one|two|three|four)\s+(day|week|month)s?\s+from\s+now\b"
+    r"|next\s+(month|week)\b)",
+    re.I,
+)
+_EN_COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+
+
+def _ahead(count: int, unit: str) -> tuple[int, str]:
+    """N days/weeks/months from today: (months back, anchor) with a negative span."""
+    if unit in ("개월", "달", "month"):
+        return -count, "same"
+    return 0, f"d:{count * (7 if unit in ('주', 'week') else 1)}"
+
+
+def _relative_ahead(question: str) -> tuple[int, str] | None:
+    """'3주 뒤', '다음 달', 'in two weeks', 'next month': a date after today."""
+    ko = _KO_AHEAD.search(question)
+    if ko:
+        if ko.group(3):
+            return _ahead(1, "주" if "주" in ko.group(3) else "달")
+        return _ahead(int(ko.group(1)), ko.group(2))
+    en = _EN_AHEAD.search(question)
+    if en:
+        if en.group(5):
+            return _ahead(1, en.group(5).lower())
+        count, unit = (en.group(1), en.group(2)) if en.group(1) else (en.group(3), en.group(4))
+        count = count.lower()
+        return _ahead(int(count) if count.isdigit() else _EN_COUNTS[count], unit.lower())
+    return None
+
+
 def _relative(question: str) -> tuple[int, str] | None:
     """'작년 이맘때', '2년 전', 'a year ago', 'end of last year' → (months back, anchor)."""
+    ahead = _relative_ahead(question)
+    if ahead:
+        return ahead
     ko = _KO_RELATIVE.search(question)
     if ko:
         word, years, months, part = ko.group(1), ko.group(2), ko.group(3), ko.group(4) or ""
@@ -309,6 +346,8 @@ def resolve_relative(today: str, relative: tuple[int, str]) -> str:
     """
     base = date.fromisoformat(today)
     back, anchor = relative
+    if anchor.startswith("d:"):
+        return (base + timedelta(days=int(anchor[2:]))).isoformat()
     if anchor.startswith("md:"):
         month, day = int(anchor[3:5]), int(anchor[6:8])
         last = calendar.monthrange(base.year, month)[1]
@@ -355,7 +394,11 @@ def _korean_title(question: str) -> tuple[str | None, list[str]]:
     return None, []
 
 
+_HYPHENATED = re.compile(r"(?<=[a-z])-(?=[a-z])")
+
+
 def _english_title(lowered: str) -> list[str]:
+    lowered = _HYPHENATED.sub(" ", lowered)
     for phrase, words in EN_TITLE_WORDS.items():
         if phrase in lowered:
             return list(words)
@@ -364,7 +407,8 @@ def _english_title(lowered: str) -> list[str]:
 
 def _keywords(question: str, lang: str) -> tuple[list[str], tuple[str, ...]]:
     """(topic words, those of them read off a verb)."""
-    lowered = question.lower()
+    # 'open-source', 'follow-up': a hyphenated English compound is the phrase spaced.
+    lowered = _HYPHENATED.sub(" ", question.lower())
     found: list[str] = []
     derived: list[str] = []
     # English phrases map to the regulations' Korean words, also inside a Korean

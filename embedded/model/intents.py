@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -87,6 +88,11 @@ def _about_orders(q: str, e: Entities) -> bool:
             "check",
             "내역",
             " 건",
+            "기다리",
+            "총액",
+            "합계",
+            "합치",
+            "total",
         )
     )
     return orders and e.amount is None and record
@@ -192,13 +198,121 @@ def _own_record_asked(q: str) -> bool:
     return own and any(w in lowered for w in _RECORD_SYSTEM)
 
 
+# Who is asked over: a group of employees, not the caller or a named person.
+_GROUP_WORDS = (
+    "팀",
+    "부서",
+    "전사",
+    "회사 전체",
+    "직원들",
+    "사람들",
+    "team",
+    "department",
+    "company",
+    "employees",
+    "everyone",
+    "staff",
+)
+# What is computed over the records: a sum, an average, a head count, who.
+_AGGREGATE_WORDS = (
+    "합치면",
+    "합치",
+    "더하면",
+    "합산",
+    "합계",
+    "총합",
+    "총 ",
+    "다 합",
+    "평균",
+    "몇 명",
+    "몇명",
+    "누구누구",
+    "누가",
+    "누구",
+    "쓴 직원",
+    "쓴 사람",
+    "썼는지",
+    "사용일수",
+    "in total",
+    "total",
+    "sum",
+    "average",
+    "how many people",
+    "how many employees",
+    "who ",
+    "which of",
+)
+# A rule's figure is asked ('규정상 기본 연차', 'what annual cap applies').
+_RULE_WORDS = (
+    "한도",
+    "규정상",
+    "규정에",
+    "규정으로",
+    "기본 ",
+    "최대",
+    "cap",
+    "limit",
+    "entitle",
+    "per the rule",
+    "allowed",
+    "applies",
+    "apply",
+)
+
+
+def _over_group(q: str) -> bool:
+    """A count, sum, average or 'who' over a group's records ('우리 팀 … 다 합치면')."""
+    lowered = f" {q.lower()} "
+    return any(w in lowered for w in _GROUP_WORDS) and any(w in lowered for w in _AGGREGATE_WORDS)
+
+
+def _rule_asked(q: str) -> bool:
+    """The question asks a rule's figure, not what the records hold."""
+    lowered = q.lower()
+    return any(w in lowered for w in _RULE_WORDS)
+
+
+_WHO_WORDS = ("누구", "이름", "who is", "who's", "whose", "name")
+
+
+def _number_looked_up(q: str, e: Entities) -> bool:
+    """'사번 X 누구야? 소속이랑 연락처도': an employee number's person and fields."""
+    if not e.emp_nos or _names_leave(q):
+        return False
+    lowered = q.lower()
+    fields = [f for f in asked_fields(q) if f != "사번"]
+    return bool(fields) or cue(q, "person_contact") or any(w in lowered for w in _WHO_WORDS)
+
+
+_DOUBLED_FUNCTION_WORD = re.compile(r"\b(the|a|an|of|to|is|and|in|for)\s+\1\b", re.I)
+
+
+def _word_salad(q: str) -> bool:
+    """English with a function word doubled ('the the') and no Hangul: no question form."""
+    return re.search(r"[가-힣]", q) is None and _DOUBLED_FUNCTION_WORD.search(q) is not None
+
+
+_UNIT_WORDS = ("나눠", "나누어", "쪼개", "반나절", "반차", "시간 단위", "단위로")
+_UNIT_WORDS_EN = ("split", "half day", "half-day", "in halves", "by the hour", "hourly")
+
+
+def _asks_unit(q: str) -> bool:
+    """How leave may be divided (half days, hours, splitting) is asked."""
+    lowered = q.lower()
+    return any(w in lowered for w in _UNIT_WORDS + _UNIT_WORDS_EN)
+
+
 # (intent, test) in priority order; the first test that holds wins.
 INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("literal_sql", lambda q, e: e.sql is not None),
+    # 'policy the days number blue the the': word salad, whatever cue word it holds; the
+    # search plan says it did not understand.
+    ("search", lambda q, e: _word_salad(q)),
     ("revision_request", lambda q, e: cue(q, "revision_request")),
     ("contact", lambda q, e: cue(q, "person_contact") and _about_person(q)),
     # '민혜진 사원 입사일 언제야?': a named employee's record field, not a regulation.
     ("person_field", lambda q, e: bool(named_people(q)) and bool(asked_fields(q))),
+    ("person_field", _number_looked_up),
     # A national ID inside a regulation ('연말정산 작성 요령의 예시 주민번호') is the
     # article's text (redacted by the platform), not an employee's record.
     ("national_id", lambda q, e: cue(q, "national_id") and not _names_regulation(e)),
@@ -245,6 +359,14 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # A claim filed ('류건석 과장 식대 청구 얼마 올렸어?', '도서구입비 청구한 건 승인
     # 났어?'): the claims records, which the expense plan lists.
     ("expense", lambda q, e: _claim_record(q)),
+    # '우리 팀 육아휴직 다 합치면', '부서에서 연차 10일 이상 쓴 사람 누구': a sum, average,
+    # head count or 'who' over a group's leave records, however many rule words it has.
+    (
+        "usage",
+        lambda q, e: (
+            _names_leave(q) and _over_group(q) and not _rule_asked(q) and not cue(q, "remaining")
+        ),
+    ),
     # '남은 거 내년으로 넘어가나' asks the carry-over rule, not the days left.
     ("remaining", lambda q, e: cue(q, "remaining") and not cue(q, "usage") and not _carry(e)),
     # A department's leave use; 'how many days a week can my team work from home'
@@ -253,8 +375,15 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
         "usage",
         lambda q, e: (
             bool(e.emp_nos)
-            or (cue(q, "department") and (_names_leave(q) or not _names_regulation(e)))
-            or cue(q, "usage")
+            # 'my team … open-source library' or '… what annual cap applies' names the
+            # team but asks a rule: the team cues a records lookup only with the records.
+            or (
+                cue(q, "department")
+                and not _rule_asked(q)
+                and (_names_leave(q) or _record_word(q) or _over_group(q))
+                and not _names_regulation(e)
+            )
+            or (cue(q, "usage") and not (_rule_asked(q) and not _over_group(q)))
         ),
     ),
     ("remaining", lambda q, e: cue(q, "remaining") and not _carry(e)),
@@ -262,9 +391,12 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("usage", lambda q, e: _names_leave(q) and _record_word(q) and bool(named_people(q))),
     # 'ERP에 내 육아휴직 사용일수 찍혀 있는 거', '내 육아휴직 사용 기록': the caller's own
     # leave record (the HR view), not the rule.
-    ("usage", lambda q, e: _names_leave(q) and _own_record_asked(q)),
+    # '… ERP에 21일로 잡혀 있던데 규정상 기본 연차는': the rule, the record only mentioned.
+    ("usage", lambda q, e: _names_leave(q) and _own_record_asked(q) and not _rule_asked(q)),
     # '25일로 늘어난다던데 언제부터야?': when a figure starts is the rule's coming change.
     ("effective_date", lambda q, e: cue(q, "effective_date") and not _names_days(q)),
+    # '반나절씩 나눠서 쓸 수 있어?': how leave may be divided is the article, not the days.
+    ("search", lambda q, e: _names_leave(q) and _asks_unit(q)),
     (
         "rule_days",
         lambda q, e: (
@@ -295,6 +427,13 @@ class Intent:
 
 REGISTRY: tuple[Intent, ...] = (
     Intent("literal_sql", (), ("sql",), ("query_hr",), "a SELECT the person wrote, as written"),
+    Intent(
+        "search",
+        ("contact",),
+        ("keywords", "title_words", "as_of"),
+        ("search_regulations", "describe_regulation"),
+        "the article the question points at, quoted (word salad first: not understood)",
+    ),
     Intent(
         "revision_request",
         ("revision_request",),
@@ -397,18 +536,18 @@ REGISTRY: tuple[Intent, ...] = (
         "lodging caps, claims against them, hypothetical amounts, scope",
     ),
     Intent(
+        "usage",
+        ("usage", "department"),
+        ("emp_nos",),
+        ("query_hr",),
+        "leave used, per person, with extremes; sums, averages, head counts, who over a group",
+    ),
+    Intent(
         "remaining",
         ("remaining", "self"),
         ("keywords", "emp_nos"),
         ("search_regulations", "query_hr", "pending_revision"),
         "days left now and under the approved next version",
-    ),
-    Intent(
-        "usage",
-        ("usage", "department"),
-        ("emp_nos",),
-        ("query_hr",),
-        "leave used, per person, with extremes",
     ),
     Intent(
         "effective_date",
@@ -423,13 +562,6 @@ REGISTRY: tuple[Intent, ...] = (
         ("keywords", "as_of", "relative"),
         ("search_regulations", "pending_revision"),
         "days a rule grants now, on a date, and what is about to change",
-    ),
-    Intent(
-        "search",
-        ("contact",),
-        ("keywords", "title_words", "as_of"),
-        ("search_regulations", "describe_regulation"),
-        "the article the question points at, quoted",
     ),
 )
 """Every intent, in the order of the first test in ``INTENTS`` that picks it."""
@@ -466,6 +598,11 @@ _DOCUMENT_INTENTS = frozenset(
     {"pending_status", "pending_list", "describe", "in_force_version", "effective_date"}
     | {"authority", "impact", "derived", "related"}
 )
+
+
+# Records looked up: a piece after one that asks nothing of its own ('부서별로 나눠서',
+# '소속이랑 연락처도') says how to show them.
+_RECORD_INTENTS = frozenset({"usage", "person_field", "contact"})
 
 
 # Words that open a sentence continuing the one before: an alternative ('아님') or a
@@ -543,6 +680,14 @@ def split_parts(question: str) -> list[str]:
             )
         if parts and _continues(piece):
             standalone = False  # '아님 …', '그날이 …': the same question, asked on
+        if (
+            parts
+            and seen[-1][0] in _RECORD_INTENTS
+            and intent == "search"
+            and not (ents.title_words or ents.doc_nos)
+            and _QUESTION_WORD.search(piece.lower()) is None
+        ):
+            standalone = False  # '… 몇 명이야? 부서별로 나눠서', '… 누구야? 연락처도': how
         if parts and _clause_not_question(parts[-1]):
             standalone = False  # '2박 하고 22만원 냈으면': one question in two clauses
         if parts and not (standalone and len(piece) >= 4):
@@ -573,3 +718,57 @@ def _names_own_topic(part: str) -> bool:
     if any(k in TOPIC_WORDS or k in LEAVE_TYPES for k in ents.keywords):
         return True
     return detect_intent(part, ents) != "search"
+
+
+# Two dates asked side by side ('2023년 6월 30일이랑 7월 1일에', '2023-06-30 and 2023-07-01'):
+# one question per date (the second date may leave its year to the first).
+_TWO_DATES_KO = re.compile(
+    r"((?:19|20)\d{2})년\s?(\d{1,2})월\s?(\d{1,2})일\s?(?:이랑|랑|과|와|하고|및|,)\s?"
+    r"(?:((?:19|20)\d{2})년\s?)?(\d{1,2})월\s?(\d{1,2})일"
+)
+_TWO_DATES_ISO = re.compile(
+    r"((?:19|20)\d{2}-\d{2}-\d{2})\s?(?:이랑|랑|과|와|하고|및|,|and|or|vs\.?)\s?"
+    r"((?:19|20)\d{2}-\d{2}-\d{2})",
+    re.I,
+)
+
+
+# A month with no year or day, spoken of as a span ('12월 중에', '12월 동안', '12월에').
+_MONTH_ONLY = re.compile(r"(?<![\d년])(?<!년 )(\d{1,2})월\s?(?=중|동안|내내|에\s|에는)")
+
+
+def _rule_over_month(q: str) -> bool:
+    """A leave rule asked over a month, not records filed in it."""
+    return _names_leave(q) and not _records(q) and not cue(q, "usage")
+
+
+def split_dates(question: str) -> tuple[list[str], list[str]]:
+    """The question once per date when it names two dates side by side, with the dates
+    as labels; ([], []) otherwise."""
+    ko = _TWO_DATES_KO.search(question)
+    iso = None if ko else _TWO_DATES_ISO.search(question)
+    if ko:
+        year, month, day, year2, month2, day2 = ko.groups()
+        dates = [
+            f"{year}년 {int(month)}월 {int(day)}일",
+            f"{year2 or year}년 {int(month2)}월 {int(day2)}일",
+        ]
+        start, end = ko.span()
+    elif iso:
+        dates = [iso.group(1), iso.group(2)]
+        start, end = iso.span()
+    else:
+        month = _MONTH_ONLY.search(question)
+        if month is None or not _rule_over_month(question):
+            return [], []
+        # '12월 중에 육아휴직 쓰면 한도': the month's first and last day (of this year),
+        # so a version taking effect inside the month shows on both sides of it.
+        m = int(month.group(1))
+        if not 1 <= m <= 12:
+            return [], []
+        last = calendar.monthrange(2001, m)[1]  # (a non-leap year: 28 February is in any)
+        dates = [f"{m}월 1일", f"{m}월 {last}일"]
+        start, end = month.start(), month.end(1) + 1
+    before, after = question[:start], question[end:]
+    parts = [f"{before}{d}{after}".replace("각각 ", "").replace(" each", "") for d in dates]
+    return parts, dates

@@ -128,6 +128,13 @@ EN_TO_KO: dict[str, str] = {
     "access log": "출입 기록",
     "keep": "보관",
     "retain": "보관",
+    "retention": "보관",
+    "personal data": "개인정보",
+    "destroy": "파기",
+    "destroyed": "파기",
+    "fuel": "유류비",
+    "own car": "자가용",
+    "private car": "자가용",
     "lunch": "휴게",
     "lunch break": "휴게",
     "break time": "휴게",
@@ -241,6 +248,16 @@ LEAVE_TYPES: dict[str, str] = {
 # Words that carry no topic: ignored when checking that a hit is about the question.
 STOPWORDS: frozenset[str] = frozenset(
     {
+        # Date pointers and spans ('3주 뒤에', '그날', '12월 중에', '이틀'): the date, no topic.
+        "그날",
+        "당일",
+        "뒤에",
+        "후에",
+        "달에",
+        "중에",
+        "이틀",
+        "사흘",
+        "일로",
         "며칠",
         "몇",
         "며칠까지",
@@ -611,6 +628,8 @@ NOT_TITLE_WORDS: frozenset[str] = frozenset(
     {"근거", "상위", "관련", "어떤", "무슨", "이", "그", "내", "우리", "해당", "모든", "전체"}
     # question words and time words before '기준' ('뭘 기준으로', '새 기준', '지금 기준')
     | {"뭘", "뭐", "무엇", "무엇을", "어느", "새", "지금", "현재", "바뀌는", "바뀐", "이전", "예전"}
+    # a date pointed at before '기준' ('그날 기준', '당일 기준', '오늘 기준'): a date, no title
+    | {"그날", "당일", "오늘", "당시", "날짜", "그때"}
 )
 
 # Intent cue words (Korean and English), checked against the lower-cased question.

@@ -180,7 +180,7 @@ def _name_ending_in_a(word: str) -> bool:
     return len(word) == 3 and word[0] in _SURNAMES and word.endswith("아")
 
 
-_VERB_SYLLABLES = frozenset("됐했었았였겠겼셨습봤왔줬된")
+_VERB_SYLLABLES = frozenset("됐했었았였겠겼셨습봤왔줬된눠뤄춰")
 
 
 def named_people(question: str) -> list[str]:

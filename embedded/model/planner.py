@@ -15,7 +15,7 @@ from embedded.model import plans_docs, plans_hr, plans_money, plans_people, plan
 from embedded.model.compose import Blocks, Ctx, answer
 from embedded.model.conversation import Turn, read_turn
 from embedded.model.entities import correct_english, extract
-from embedded.model.intents import detect_intent, split_parts
+from embedded.model.intents import detect_intent, split_dates, split_parts
 from embedded.model.lexicon import LEAVE_TYPES
 from embedded.model.people import asker_name, named_people
 
@@ -87,6 +87,9 @@ def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
     by_kind, kinds = _per_leave_type(turn.question)
     if by_kind:
         return _plan_parts(request, turn, by_kind, summed=_asks_sum(turn.question), labels=kinds)
+    by_date, dates = split_dates(turn.question)
+    if by_date:
+        return _plan_parts(request, turn, by_date, labels=dates)
     parts = split_parts(turn.question)
     if len(parts) > 1:
         return _plan_parts(request, turn, parts)

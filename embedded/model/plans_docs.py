@@ -599,6 +599,27 @@ _STATUS_KO = {
 }
 
 
+_STAGE_WORDS = (
+    ("DRAFT", ("draft", "초안", "기안 단계", "미승인")),
+    ("IN_REVIEW", ("in review", "under review", "검토 중", "검토중", "심의 중")),
+    ("APPROVED", ("approved", "승인된", "승인 완료", "승인됐", "승인 난")),
+    ("REJECTED", ("rejected", "반려")),
+)
+
+
+def _stages_asked(question: str) -> list[str]:
+    """The one stage a question restricts the list to ('only drafts'); [] for none or several."""
+    lowered = f"{question.lower()} "
+    if any(w in lowered for w in _INCLUSIVE) or not any(w in lowered for w in _RESTRICTIVE):
+        return []  # 'including rejected ones', 'which did I draft': no stage restricts
+    named = [stage for stage, words in _STAGE_WORDS if any(w in lowered for w in words)]
+    return named if len(named) == 1 else []
+
+
+_INCLUSIVE = ("including", "as well", "along with", "포함", "까지 다", "전부", "모두")
+_RESTRICTIVE = ("only", "just ", "still", "만 ", "만?", "만.", "것만", "건만", "안만", "뿐")
+
+
 def plan_pending_list(ctx: Ctx) -> Blocks:
     """Revisions in flight across the documents the caller may see (optionally: drafted by
     the caller, or taking effect this month)."""
@@ -644,6 +665,11 @@ def plan_pending_list(ctx: Ctx) -> Blocks:
             )
         rows = [p for p in rows if str(p.get("effective_from") or "")[:7] == today[:7]]
         notes.append(ctx.t(f"{today[:7]} 시행 예정분", f"taking effect in {today[:7]}"))
+    stages = _stages_asked(ctx.turn.question)
+    if stages:
+        # 'only the drafts', '승인된 것만': the stage named scopes the list.
+        rows = [p for p in rows if str(p.get("status") or "") in stages]
+        notes.append(ctx.t(f"단계 {', '.join(stages)}", f"stage {', '.join(stages)}"))
     scope = f" ({', '.join(notes)})" if notes else ""
     if not rows:
         return answer(

@@ -371,6 +371,82 @@ def _department_rows(
     return None, lead + _usage_table(ctx, columns, mine)
 
 
+_THRESHOLD_KO = re.compile(r"(\d{1,3})\s*일\s*(이상|이하|미만|초과|넘게|보다 적게|보다 많이)")
+_THRESHOLD_EN = re.compile(
+    r"(fewer than|less than|more than|at least|at most|over|under)\s+(\d{1,3})\s+days?"
+)
+_THRESHOLD_TEST = {
+    "이상": lambda d, n: d >= n,
+    "at least": lambda d, n: d >= n,
+    "이하": lambda d, n: d <= n,
+    "at most": lambda d, n: d <= n,
+    "미만": lambda d, n: d < n,
+    "보다 적게": lambda d, n: d < n,
+    "fewer than": lambda d, n: d < n,
+    "less than": lambda d, n: d < n,
+    "under": lambda d, n: d < n,
+    "초과": lambda d, n: d > n,
+    "넘게": lambda d, n: d > n,
+    "보다 많이": lambda d, n: d > n,
+    "more than": lambda d, n: d > n,
+    "over": lambda d, n: d > n,
+}
+_GROUP_ASKED = ("팀", "부서", "전사", "사람들", "직원들", "team", "department", "company")
+
+
+def _asked_over(
+    ctx: Ctx, totals: dict[str, int], depts: dict[str, str], names: dict[str, str]
+) -> list[str]:
+    """What the question computes over the rows: a threshold, a head count by department,
+    an average — and, over a group with one person visible, that it cannot be computed."""
+    question = ctx.turn.question.lower()
+    out: list[str] = []
+    only_own = len(totals) == 1 and bool(ctx.asker) and ctx.asker in names.values()
+    if only_own and any(w in question for w in _GROUP_ASKED):
+        return [
+            ctx.t(
+                "조회 권한 범위 안에서 보이는 기록은 1명분뿐이라, 팀·부서 전체의 합계나 평균은 "
+                "계산할 수 없습니다 (다른 직원의 기록은 볼 수 없습니다).",
+                "Only one person's record is visible to you, so a team or department total or "
+                "average cannot be computed (other employees' records are not visible).",
+            )
+        ]
+    ko, en = _THRESHOLD_KO.search(question), _THRESHOLD_EN.search(question)
+    limit, word = (int(ko.group(1)), ko.group(2)) if ko else (0, "")
+    if en and not ko:
+        limit, word = int(en.group(2)), en.group(1)
+    if word:
+        test = _THRESHOLD_TEST[word]
+        hits = [f"{names.get(e, '')} ({e}, {d})" for e, d in totals.items() if test(d, limit)]
+        listed = ", ".join(hits) or ctx.t("없음", "none")
+        out.append(
+            ctx.t(
+                f"사용일수 {limit}일 {word}: {listed} — {len(hits)}명.",
+                f"{word.capitalize()} {limit} days used: {listed} — {len(hits)}.",
+            )
+        )
+    if any(w in question for w in ("부서별", "팀별", "by department", "per department")):
+        counts: dict[str, int] = {}
+        for emp in totals:
+            counts[depts.get(emp, "-")] = counts.get(depts.get(emp, "-"), 0) + 1
+        split = ", ".join(f"{d} {n}" for d, n in sorted(counts.items()))
+        out.append(
+            ctx.t(
+                f"부서별 인원: {split} (총 {len(totals)}명).",
+                f"By department: {split} ({len(totals)} employees in all).",
+            )
+        )
+    if any(w in question for w in ("평균", "average", "mean")) and totals:
+        mean = sum(totals.values()) / len(totals)
+        out.append(
+            ctx.t(
+                f"1인당 평균 {mean:.1f}일 ({sum(totals.values())}일 ÷ {len(totals)}명).",
+                f"Average {mean:.1f} days per person ({sum(totals.values())} ÷ {len(totals)}).",
+            )
+        )
+    return out
+
+
 def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
     """A short per-employee table (사번, department, days) with the total."""
     totals = _used_by_employee(columns, rows)
@@ -385,6 +461,7 @@ def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
     kind = leave_type(ctx) or ""
     kind = ctx.t(kind or "휴가", _EN_LEAVE.get(kind, "Leave"))
     shown = list(totals.items())[:_MAX_ROWS]
+    names = _names_by_employee(columns, rows)
     question = ctx.turn.question.lower()
     grants = (
         _granted_by_employee(columns, rows)
@@ -404,12 +481,16 @@ def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
             for emp, days in shown
         ]
     else:
-        header = ctx.t("| 사번 | 부서 | 사용일수 |", "| Employee no. | Dept | Days used |")
-        lines = [header, "|---|---|---:|"]
-        lines += [f"| {emp} | {depts.get(emp, '')} | {days} |" for emp, days in shown]
+        header = ctx.t(
+            "| 사번 | 성명 | 부서 | 사용일수 |", "| Employee no. | Name | Dept | Days used |"
+        )
+        lines = [header, "|---|---|---|---:|"]
+        lines += [
+            f"| {emp} | {names.get(emp, '')} | {depts.get(emp, '')} | {days} |"
+            for emp, days in shown
+        ]
     total = sum(totals.values())
     more = len(totals) - len(shown)
-    names = _names_by_employee(columns, rows)
     top = max(totals.values()) if totals else 0
     low = min(totals.values()) if totals else 0
 
@@ -442,6 +523,7 @@ def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
             "",
             *([ctx.t(f"… 외 {more}명", f"… {more} more")] if more > 0 else []),
             *extremes,
+            *_asked_over(ctx, totals, depts, names),
             ctx.t(
                 f"합계 {total}일 ({' + '.join(str(d) for d in totals.values())} = {total}일).",
                 f"Total {total} days.",

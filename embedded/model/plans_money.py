@@ -648,6 +648,20 @@ def _approver(hits: list[dict[str, Any]], amount: int) -> tuple[str, str, dict[s
     return None
 
 
+_SUM_ASKED = ("합치면", "합계", "총액", "총 금액", "다 합", "더하면", "total", "sum", "in all")
+
+
+def _orders_total(ctx: Ctx, amounts: list[int]) -> str:
+    """The listed orders' amounts added up, when the question asks for the sum."""
+    if len(amounts) < 2 or not any(w in ctx.turn.question.lower() for w in _SUM_ASKED):
+        return ""
+    added = " + ".join(f"{a:,}" for a in amounts)
+    return ctx.t(
+        f"\n합계: {added} = {sum(amounts):,}원",
+        f"\nTotal: {added} = {sum(amounts):,} won",
+    )
+
+
 def plan_purchase_orders(ctx: Ctx) -> Blocks:
     """Purchase orders the caller may see, each with its approver from the guideline's bands."""
     result = ctx.turn.last("query_hr")
@@ -671,6 +685,7 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
     hits = [h for h in hits_of(search) if amounts_in(str(h.get("text")))]
     wanted = next((v for k, v in APPROVERS.items() if k in ctx.turn.question.lower()), None)
     lines, cited, listed = [], None, 0
+    amounts: list[int] = []
     for row in rows:
         rec = dict(zip(columns, row, strict=False))
         amount = int(rec.get("금액") or 0)
@@ -691,6 +706,7 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
             )
         cited = cited or (found[2] if found else None)
         listed += 1
+        amounts.append(amount)
         head = f"- {rec.get('발주번호')} ({rec.get('부서')}, {rec.get('성명')}) {rec.get('품목')}"
         lines.append(
             ctx.t(
@@ -722,6 +738,7 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
             f"{listed} purchase order(s) visible to you:\n",
         )
         + "\n".join(lines)
+        + _orders_total(ctx, amounts)
         + source
         + ctx.t(
             "\n권한 밖의 발주는 보이지 않으므로 포함되지 않았습니다.",

@@ -173,26 +173,39 @@ _FIELDS = f"SELECT 사번, 성명, 부서, 직급, 입사일 FROM {EMPLOYEES_VIE
 
 
 def plan_person_field(ctx: Ctx) -> Blocks:
-    """A named employee's record field (입사일, 직급, 부서, 사번) as the platform shows it."""
+    """A named employee's record field (입사일, 직급, 부서, 사번) as the platform shows it.
+
+    An employee number asked about ('사번 X 누구야? 연락처도') is looked up by number:
+    whose it is, the fields asked, and the contact number when asked.
+    """
     names = named_people(ctx.turn.question)
+    numbers = [] if names else list(ctx.ents.emp_nos)
     fields = asked_fields(ctx.turn.question)
+    if numbers:
+        fields = [f for f in fields if f != "사번"]
+        if cue(ctx.turn.question, "person_contact"):
+            fields.append("연락처")
     result = next(
         (c for c in ctx.turn.calls if c.name == "query_hr" and "입사일" in str(c.input)), None
     )
     if result is None:
-        where = " OR ".join(f"성명 = {quote(n)}" for n in names)
-        return call(ctx, "query_hr", {"question_sql": f"{_FIELDS} WHERE {where} ORDER BY 사번"})
+        if numbers:
+            where = " OR ".join(f"사번 = '{n}'" for n in numbers if n.isdigit())
+        else:
+            where = " OR ".join(f"성명 = {quote(n)}" for n in names)
+        sql = _FIELDS.replace(" FROM", ", 연락처 FROM", 1) if "연락처" in fields else _FIELDS
+        return call(ctx, "query_hr", {"question_sql": f"{sql} WHERE {where} ORDER BY 사번"})
     if result.failed:
         return answer(failure(ctx, result))
     columns, rows = rows_of(result)
     records = [dict(zip(columns, r, strict=False)) for r in rows]
     if not records:
-        who = ", ".join(names)
+        who = ", ".join(names or numbers)
         return answer(nothing_visible(ctx, ctx.t(f"{who}의 인사 기록", f"the HR record of {who}")))
     lines = []
     for rec in records[:10]:
         label = f"{rec.get('성명')} ({rec.get('사번')}, {rec.get('부서')} {rec.get('직급') or ''})"
         label = label.replace(" )", ")")
         said = ", ".join(f"{f} {rec.get(f)}" for f in fields)
-        lines.append(ctx.t(f"{label}: {said}", f"{label}: {said}"))
+        lines.append(ctx.t(f"{label}: {said}", f"{label}: {said}") if said else label)
     return answer("\n".join(lines))

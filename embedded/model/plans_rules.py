@@ -57,8 +57,17 @@ def search_query(ctx: Ctx) -> str:
         extra = [k for k in ctx.ents.keywords if not any(t in k or k in t for t in title)]
         return " ".join([*title, *extra[:4]])
     if ctx.ents.keywords:
-        return " ".join(ctx.ents.keywords)
+        words = ctx.ents.keywords
+        if any(k in LEAVE_TYPES for k in words):
+            # 'ERP에 찍혀 있는데 규정상 기본 연차는': the record is only mentioned; its
+            # words would find the article about the HR system, not the entitlement.
+            words = [k for k in words if k not in _RECORD_MENTIONS] or words
+        return " ".join(words)
     return ctx.turn.question
+
+
+# Words that mention where a figure is recorded, not what the rule is about.
+_RECORD_MENTIONS = frozenset({"인사시스템", "인사db", "erp", "찍혀", "잡혀", "규정상", "기록"})
 
 
 def as_of(ctx: Ctx) -> str | None:
@@ -632,10 +641,41 @@ _FUNCTION_WORDS = frozenset(
 )
 
 
+# Words that give an English question its form: an auxiliary, a question word, a request.
+_QUESTION_FORM = frozenset(
+    "is are was were do does did can could should will would may must what how when who which "
+    "where why tell show list give explain find".split()
+)
+# Pointers and fillers that name nothing ('그거 뭐더라'): no topic of their own.
+_VAGUE_WORDS = frozenset(
+    {"그거", "그게", "그것", "이거", "이게", "저거", "저게", "뭐더라", "뭐였지", "뭐였더라"}
+    | {"뭐지", "거시기", "아무거나", "뭔가", "그거뭐"}
+)
+_JAMO_RUN = re.compile(r"[ㄱ-ㅎㅏ-ㅣ]{2,}")
+_DOUBLED_WORD = re.compile(r"\b([a-z]+)\s+\1\b")
+
+
 def _plain_english(question: str) -> bool:
-    """An English question in plain words (two function words at least), not gibberish."""
-    words = re.findall(r"[a-z]+", question.lower())
-    return not re.search(r"[가-힣]", question) and sum(w in _FUNCTION_WORDS for w in words) >= 2
+    """An English question in plain words (two function words at least, a question's form,
+    no word doubled as in 'the the'), not word salad."""
+    lowered = question.lower()
+    words = re.findall(r"[a-z]+", lowered)
+    return (
+        not re.search(r"[가-힣]", question)
+        and sum(w in _FUNCTION_WORDS for w in words) >= 2
+        and any(w in _QUESTION_FORM for w in words)
+        and _DOUBLED_WORD.search(lowered) is None
+    )
+
+
+def _names_nothing(ctx: Ctx) -> bool:
+    """Keyboard mash or pointers only ('ㅁㄴㅇㄹ ㅋㅋ 그거 뭐더라'): no word names a topic."""
+    if ctx.ents.title_words or ctx.ents.doc_nos:
+        return False
+    topics = [k for k in ctx.ents.keywords if k not in _VAGUE_WORDS]
+    if not topics:
+        return bool(ctx.ents.keywords) or _JAMO_RUN.search(ctx.turn.question) is not None
+    return False
 
 
 def _speaking(hits: list[dict[str, Any]], words: list[str]) -> list[dict[str, Any]]:
@@ -647,6 +687,8 @@ def _speaking(hits: list[dict[str, Any]], words: list[str]) -> list[dict[str, An
 
 def plan_search(ctx: Ctx) -> Blocks:
     """Find the regulation the question is about and quote what it says."""
+    if _names_nothing(ctx):
+        return answer(not_understood(ctx))
     if not (ctx.ents.keywords or ctx.ents.title_words or ctx.ents.doc_nos):
         # Nothing in the question names a topic: searching for it would quote
         # whatever ranks first, a rule stated for a question never understood.
