@@ -133,6 +133,13 @@ def _claim_record(q: str) -> bool:
         "status",
         "approved",
         "how much",
+        # the largest claim and who filed it ('제일 큰 금액 낸 사람', 'biggest … submitted')
+        "낸 사람",
+        "제일 큰",
+        "가장 큰",
+        "biggest",
+        "largest",
+        "submitted",
     )
     return bool(named_people(q)) or cue(q, "self") or any(w in lowered for w in status)
 
@@ -302,6 +309,30 @@ def _asks_unit(q: str) -> bool:
     return any(w in lowered for w in _UNIT_WORDS + _UNIT_WORDS_EN)
 
 
+_OWN_WORDS = (" 내 ", " 제 ", " my ", "나의", "저의", " 나 ", " 내가 ", " i ")
+
+
+def _own_field_asked(q: str) -> bool:
+    """The caller's own hire date or employee number is asked ('my hire date'), not a rule
+    that depends on it ('입사일 기준 연차 며칠')."""
+    lowered = f" {q.lower()} "
+    fields = [f for f in asked_fields(q) if f in ("입사일", "사번")]
+    own = any(w in lowered for w in _OWN_WORDS)
+    return own and bool(fields) and not cue(q, "days") and not _names_leave(q)
+
+
+_HIRE_EXTREMES = ("제일 빠른", "가장 빠른", "제일 먼저", "가장 먼저", "제일 오래", "가장 오래")
+_HIRE_EXTREMES_EN = ("earliest", "longest", "most senior", "most recent", "newest", "latest")
+
+
+def _hire_extreme_asked(q: str) -> bool:
+    """The first or last hire of a group is asked (hire date with a superlative, 'who')."""
+    lowered = q.lower()
+    hire = "입사일" in asked_fields(q) or any(w in lowered for w in (" hire", "최고참", "막내"))
+    superlative = any(w in lowered for w in _HIRE_EXTREMES + _HIRE_EXTREMES_EN + ("최고참", "막내"))
+    return hire and superlative and not named_people(q) and not _names_leave(q)
+
+
 # (intent, test) in priority order; the first test that holds wins.
 INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("literal_sql", lambda q, e: e.sql is not None),
@@ -313,6 +344,10 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # '민혜진 사원 입사일 언제야?': a named employee's record field, not a regulation.
     ("person_field", lambda q, e: bool(named_people(q)) and bool(asked_fields(q))),
     ("person_field", _number_looked_up),
+    # '인사DB에 내 입사일 언제로 돼 있어?': the caller's own hire date or employee number.
+    ("person_field", lambda q, e: _own_field_asked(q)),
+    # '우리 팀에서 입사 제일 빠른 사람 누구야?': the first or last hire of a group.
+    ("person_field", lambda q, e: _hire_extreme_asked(q)),
     # A national ID inside a regulation ('연말정산 작성 요령의 예시 주민번호') is the
     # article's text (redacted by the platform), not an employee's record.
     ("national_id", lambda q, e: cue(q, "national_id") and not _names_regulation(e)),

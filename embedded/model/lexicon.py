@@ -7,6 +7,8 @@ from __future__ import annotations
 
 # English phrases → Korean words the regulations use (for search and matching).
 EN_TO_KO: dict[str, str] = {
+    "meal expense": "식대",
+    "meal": "식대",
     "childcare leave": "육아휴직",
     "childcare": "육아",
     "parental leave": "육아휴직",
@@ -651,6 +653,16 @@ CUES: dict[str, tuple[str, ...]] = {
         "have to be reviewed",
         "검토해야",
         "다시 봐야",
+        "손봐야",
+        "손 봐야",
+        "같이 고쳐",
+        "함께 고쳐",
+        "같이 바꿔",
+        "함께 개정",
+        "같이 개정",
+        "would need updating",
+        "need to be updated",
+        "needs updating",
     ),
     "derived": (
         "regulations derive from",

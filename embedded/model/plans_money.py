@@ -440,9 +440,26 @@ def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None) -> Blocks:
             f"조회 권한 범위 안의 경비 청구 {len(rows)}건입니다.\n",
             f"{len(rows)} expense claim(s) visible to you.\n",
         )
+        + _largest(ctx, columns, rows)
         + table(columns, rows)
         + total
     )
+
+
+_LARGEST = ("가장 큰", "제일 큰", "가장 많", "제일 많", "최고액", "최대 금액", "biggest", "largest")
+_LARGEST_EN = ("highest", "most expensive", "the most")
+
+
+def _largest(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
+    """The largest claim first, when the question asks for it ('biggest meal claim')."""
+    lowered = ctx.turn.question.lower()
+    if "금액" not in columns or not any(w in lowered for w in _LARGEST + _LARGEST_EN):
+        return ""
+    at = columns.index("금액")
+    top = max(int(r[at] or 0) for r in rows)
+    recs = [dict(zip(columns, r, strict=False)) for r in rows if int(r[at] or 0) == top]
+    who = ", ".join(f"{r.get('청구번호')} {r.get('성명')} ({r.get('유형')})" for r in recs)
+    return ctx.t(f"가장 큰 청구: {who} — {top:,}원\n", f"Largest claim: {who} — {top:,} won\n")
 
 
 def _hypothetical(ctx: Ctx, cap: int, nights: int, every: list[dict[str, Any]]) -> str:

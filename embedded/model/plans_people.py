@@ -7,11 +7,14 @@ from typing import Any
 
 from embedded.model.compose import Blocks, Ctx, answer, call, failure, nothing_visible, rows_of
 from embedded.model.intents import cue
+from embedded.model.lexicon import DEPARTMENTS
 from embedded.model.people import (
     EMPLOYEES_VIEW,
     asked_fields,
     asks_about_self,
+    lookup_sql,
     named_people,
+    people_of,
     quote,
 )
 
@@ -172,6 +175,64 @@ def _contact_lines(
 _FIELDS = f"SELECT 사번, 성명, 부서, 직급, 입사일 FROM {EMPLOYEES_VIEW}"
 
 
+_FIRST = ("제일 빠른", "가장 빠른", "제일 먼저", "가장 먼저", "제일 오래", "가장 오래", "최고참")
+_FIRST_EN = ("earliest", "longest", "most senior", "first to join", "joined first")
+_LAST = ("제일 늦", "가장 늦", "가장 최근", "제일 최근", "막내", "latest", "most recent", "newest")
+_OWN_GROUP = ("우리 팀", "우리팀", "저희 팀", "우리 부서", "저희 부서", "my team", "our team")
+
+
+def _hire_order(question: str) -> str | None:
+    """'입사 제일 빠른 사람', 'most recent hire': the order asked over hire dates."""
+    lowered = question.lower()
+    if any(w in lowered for w in _FIRST + _FIRST_EN):
+        return "ASC"
+    if any(w in lowered for w in _LAST):
+        return "DESC"
+    return None
+
+
+def _hire_extreme(ctx: Ctx, order: str) -> Blocks:
+    """The first (or last) hire among the employees the caller may see, of a department
+    named or the caller's own ('우리 팀에서 입사 제일 빠른 사람')."""
+    lowered = ctx.turn.question.lower()
+    dept = next((code for word, code in DEPARTMENTS.items() if word in lowered), None)
+    if dept is None and any(w in lowered for w in _OWN_GROUP) and ctx.asker:
+        found = next(
+            (c for c in ctx.turn.calls if c.name == "query_hr" and "입사일" not in str(c.input)),
+            None,
+        )  # (the caller's lookup, not the hire-date list)
+        if found is None:
+            return call(ctx, "query_hr", {"question_sql": lookup_sql([ctx.asker])})
+        people = [] if found.failed else people_of(found)
+        dept = people[0].dept if len(people) == 1 and people[0].dept else None
+    listed = next(
+        (c for c in ctx.turn.calls if c.name == "query_hr" and "입사일" in str(c.input)), None
+    )
+    if listed is None:
+        where = f" WHERE 부서 = '{dept}'" if dept and dept.isalpha() else ""
+        sql = f"{_FIELDS}{where} ORDER BY 입사일 {order}, 사번"
+        return call(ctx, "query_hr", {"question_sql": sql})
+    if listed.failed:
+        return answer(failure(ctx, listed))
+    columns, rows = rows_of(listed)
+    records = [dict(zip(columns, r, strict=False)) for r in rows]
+    if not records:
+        return answer(nothing_visible(ctx, ctx.t("직원 인사 기록", "employee records")))
+    top = records[0]
+    scope = dept or ctx.t("조회 권한 범위 전체", "everyone visible to you")
+    first = order == "ASC"
+    return answer(
+        ctx.t(
+            f"{scope}에서 입사가 {'가장 빠른' if first else '가장 늦은'} 사람은 "
+            f"{top.get('성명')} ({top.get('사번')}, {top.get('직급') or ''}) — 입사일 "
+            f"{top.get('입사일')}입니다 (조회 가능한 {len(records)}명 기준).",
+            f"The {'earliest' if first else 'most recent'} hire in {scope} is {top.get('성명')} "
+            f"({top.get('사번')}, {top.get('직급') or ''}), hired {top.get('입사일')} (of "
+            f"{len(records)} employees visible to you).",
+        )
+    )
+
+
 def plan_person_field(ctx: Ctx) -> Blocks:
     """A named employee's record field (입사일, 직급, 부서, 사번) as the platform shows it.
 
@@ -180,6 +241,18 @@ def plan_person_field(ctx: Ctx) -> Blocks:
     """
     names = named_people(ctx.turn.question)
     numbers = [] if names else list(ctx.ents.emp_nos)
+    order = _hire_order(ctx.turn.question)
+    if order and not names and not numbers:
+        return _hire_extreme(ctx, order)
+    if not names and not numbers and ctx.asker and asks_about_self(ctx):
+        names = [ctx.asker]  # 'my hire date': the caller's own record
+    if not names and not numbers:
+        return answer(
+            ctx.t(
+                "누구의 인사 기록인지 알 수 없어 조회할 수 없습니다.",
+                "I cannot tell whose HR record this is, so I cannot look it up.",
+            )
+        )
     fields = asked_fields(ctx.turn.question)
     if numbers:
         fields = [f for f in fields if f != "사번"]
