@@ -46,6 +46,11 @@ FIGURE = re.compile(
 """A figure and the unit written right after it (``7일``, ``1건``, ``220,000원``, ``제3차``)."""
 LABEL = re.compile(r"([가-힣A-Za-z_]{2,})\s*[:：=]?\s*$")
 """A word right before a bare figure that names it (``연도 2025``, ``사용일수: 7``)."""
+NOT_LABELS = frozenset(
+    "and or to of the an is are was were be been has have had so then from until "
+    "in on at by for with as than about into over under after before now only".split()
+)
+"""English function words: the word before a figure, but no name for it ("have 8")."""
 LIST_MARKER = re.compile(r"(?m)^\s*\d+[.)]\s")
 """``1.`` or ``2)`` at the start of a line: numbering, not a figure."""
 
@@ -135,7 +140,10 @@ def answer_figures(answer: str) -> dict[str, dict[str, str]]:
             with_unit.add(plain)
             continue
         label = LABEL.search(rest[max(0, match.start() - 24) : match.start()])
-        bare.append((plain, f"{label.group(1)} {number}" if label else number))
+        if label and label.group(1).lower() not in NOT_LABELS:
+            bare.append((plain, f"{label.group(1)} {number}"))
+        else:
+            bare.append((plain, number))
     for plain, display in bare:
         if plain not in with_unit:
             found["number"].setdefault(plain, display)

@@ -40,6 +40,12 @@ def test_figures_keep_their_unit_or_the_word_that_names_them() -> None:
     assert figures["number"] == {"20090001": "사번 20090001", "2025": "연도 2025"}
 
 
+def test_an_english_function_word_is_no_label() -> None:
+    """The strip read "have 8" and "to 25" for an English answer; "version 4" stays named."""
+    figures = answer_figures("You have 8 left; version 4 changes it to 25 from then.")
+    assert figures["number"] == {"8": "8", "4": "version 4", "25": "25"}
+
+
 def test_the_same_figure_with_another_unit_is_a_difference() -> None:
     a = _pane("hong", "남은 일수 8일, 1건", [])
     b = _pane("cho", "남은 일수 8건, 1건", [])
