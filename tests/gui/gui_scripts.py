@@ -142,3 +142,18 @@ def failing_turn() -> Any:
         raise ConnectionError("platform went away")
 
     return turn
+
+
+def document_anchors(document: Any) -> list[str]:
+    """Every link target in a QTextDocument, in order (what a click on the text can open)."""
+    hrefs: list[str] = []
+    block = document.begin()
+    while block.isValid():
+        iterator = block.begin()
+        while not iterator.atEnd():
+            fmt = iterator.fragment().charFormat()
+            if fmt.isAnchor():
+                hrefs.append(fmt.anchorHref())
+            iterator += 1
+        block = block.next()
+    return hrefs

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gui_scripts import ANSWER, scripted_turn
+from gui_scripts import ANSWER, document_anchors, scripted_turn
 
 from agent_core.approval import ApprovalDecision
 from agent_core.cancel import CancelToken
@@ -101,20 +101,6 @@ def test_cited_hits_keep_one_document_version_in_article_order() -> None:
     assert page.index("제2조") < page.index("제10조") and "옛" not in page
 
 
-def _anchors(document: Any) -> list[str]:
-    hrefs: list[str] = []
-    block = document.begin()
-    while block.isValid():
-        iterator = block.begin()
-        while not iterator.atEnd():
-            fmt = iterator.fragment().charFormat()
-            if fmt.isAnchor():
-                hrefs.append(fmt.anchorHref())
-            iterator += 1
-        block = block.next()
-    return hrefs
-
-
 def _shown(html_text: str) -> Any:
     from PySide6.QtGui import QTextDocument
 
@@ -135,8 +121,8 @@ def test_finished_answer_renders_markdown_table_with_citation_links(qapp: Any) -
     tables = [f for f in document.rootFrame().childFrames() if isinstance(f, QTextTable)]
     assert len(tables) == 1 and (tables[0].rows(), tables[0].columns()) == (2, 2)
     assert "| 사번" not in document.toPlainText()
-    assert _anchors(document) == ["cite:HR-REG-003:3"]
-    assert parse_cite_link(_anchors(document)[0]) == ("HR-REG-003", 3)
+    assert document_anchors(document) == ["cite:HR-REG-003:3"]
+    assert parse_cite_link(document_anchors(document)[0]) == ("HR-REG-003", 3)
 
 
 def test_raw_html_in_an_answer_shows_as_text_and_makes_no_link(qapp: Any) -> None:
@@ -150,7 +136,7 @@ def test_raw_html_in_an_answer_shows_as_text_and_makes_no_link(qapp: Any) -> Non
     document = _shown(rendered)
     text = document.toPlainText()
     assert '<b>x</b> <img src="file:///etc/passwd"> <a href="file:///etc/passwd">y</a>' in text
-    assert _anchors(document) == ["cite:HR-REG-002:"]  # the citation is a link; nothing else
+    assert document_anchors(document) == ["cite:HR-REG-002:"]  # only the citation is a link
     assert "<img" not in rendered.replace("&lt;img", "")
     assert document.allFormats() and not any(f.isImageFormat() for f in document.allFormats())
 

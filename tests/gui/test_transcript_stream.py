@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gui_scripts import document_anchors
+
 from agent_core.cancel import CancelToken
 from agent_core.events import (
     AnswerDelta,
@@ -28,17 +30,7 @@ def _anchors(model: TranscriptModel, row: int, width: int = 600) -> list[str]:
     from desktop.chat_view import ChatDelegate
 
     document = ChatDelegate().document(model.index(row), width)  # what the view paints
-    anchors: list[str] = []
-    block = document.begin()
-    while block.isValid():
-        iterator = block.begin()
-        while not iterator.atEnd():
-            fmt = iterator.fragment().charFormat()
-            if fmt.isAnchor():
-                anchors.append(fmt.anchorHref())
-            iterator += 1
-        block = block.next()
-    return anchors
+    return document_anchors(document)
 
 
 def test_the_worker_merges_a_steps_deltas_and_keeps_the_order() -> None:

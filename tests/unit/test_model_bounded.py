@@ -14,23 +14,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from offered_tools import TOOLS, tool_definitions
 
 from embedded.model.planner import MAX_QUESTION_CHARS, plan_reply
 from embedded.model.results import read_result
 from embedded.model.wire import MessagesRequest
 
-TOOLS = [
-    "search_regulations",
-    "get_effective_version",
-    "trace_authority",
-    "impact_of_change",
-    "query_hr",
-    "pending_revision",
-    "describe_regulation",
-    "related_regulations",
-    "request_regulation_revision",
-]
-OFFERED = [{"name": n, "input_schema": {"type": "object"}} for n in TOOLS]
+OFFERED = tool_definitions()
 N = MAX_QUESTION_CHARS
 ADVERSARIAL = [
     "1" * 27 + "!",

@@ -7,22 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from offered_tools import TOOLS, tool_definitions
 
 from embedded.model.entities import extract, korean_amount
 from embedded.model.planner import plan_reply
 from embedded.model.wire import MessagesRequest
 
-TOOLS = [
-    "search_regulations",
-    "get_effective_version",
-    "trace_authority",
-    "impact_of_change",
-    "query_hr",
-    "pending_revision",
-    "describe_regulation",
-    "related_regulations",
-    "request_regulation_revision",
-]
 NOTE = "No rows: not available to you or not present."
 
 
@@ -100,7 +90,7 @@ def run(
     messages: list[dict[str, Any]] = [
         {"role": "user", "content": [{"type": "text", "text": question}]}
     ]
-    offered = [{"name": n, "input_schema": {"type": "object"}} for n in (tools or TOOLS)]
+    offered = tool_definitions(tools or TOOLS)
     calls: list[tuple[str, dict[str, Any]]] = []
     for _ in range(max_rounds):
         req = MessagesRequest(

@@ -4,22 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from offered_tools import TOOLS
+
 from embedded.model.entities import Entities
 from embedded.model.intents import INTENTS, REGISTRY
 from embedded.model.lexicon import CUES
 from embedded.model.planner import PLANS
-
-TOOLS = {
-    "search_regulations",
-    "get_effective_version",
-    "trace_authority",
-    "impact_of_change",
-    "query_hr",
-    "pending_revision",
-    "describe_regulation",
-    "related_regulations",
-    "request_regulation_revision",
-}
 
 
 def test_every_intent_name_resolves_to_one_record_and_one_plan() -> None:
@@ -42,7 +32,7 @@ def test_cues_entities_and_steps_are_declared_names() -> None:
     for intent in REGISTRY:
         assert set(intent.cues) <= set(CUES), intent.name
         assert set(intent.needs) <= fields, intent.name
-        assert set(intent.steps) <= TOOLS, intent.name
+        assert set(intent.steps) <= set(TOOLS), intent.name
         assert intent.answers, intent.name
 
 

@@ -11,23 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from offered_tools import tool_definitions
 
 from embedded.model.conversation import read_turn
 from embedded.model.planner import plan_reply
 from embedded.model.results import iso_date, json_value, read_result
 from embedded.model.wire import MessagesRequest
 
-TOOLS = [
-    "search_regulations",
-    "get_effective_version",
-    "trace_authority",
-    "impact_of_change",
-    "query_hr",
-    "pending_revision",
-    "describe_regulation",
-    "related_regulations",
-    "request_regulation_revision",
-]
 REFERENCE_LIKE_PROMPT = "You answer questions about company regulations and HR records."
 IDENTITY = "The person asking is {name} (username {user})."
 
@@ -72,7 +62,7 @@ def run(
 ) -> tuple[str, list[tuple[str, dict[str, Any]]]]:
     """Drive the planner with prose tool results (by tool name) to its final answer."""
     messages: list[dict[str, Any]] = [{"role": "user", "content": question}]
-    offered = [{"name": n, "input_schema": {"type": "object"}} for n in TOOLS]
+    offered = tool_definitions()
     calls: list[tuple[str, dict[str, Any]]] = []
     for _ in range(14):
         request = MessagesRequest(
@@ -306,7 +296,7 @@ def test_identity_line_is_still_a_hint() -> None:
     messages: list[dict[str, Any]] = [
         {"role": "user", "content": [{"type": "text", "text": "나 육아휴직 며칠 썼어?"}]}
     ]
-    offered = [{"name": n, "input_schema": {"type": "object"}} for n in TOOLS]
+    offered = tool_definitions()
     for _ in range(6):
         blocks = plan_reply(
             MessagesRequest(
@@ -382,7 +372,7 @@ def test_my_department_with_identity_is_the_askers_department() -> None:
     messages: list[dict[str, Any]] = [
         {"role": "user", "content": [{"type": "text", "text": "우리 부서 육아휴직 얼마나 썼어?"}]}
     ]
-    offered = [{"name": n, "input_schema": {"type": "object"}} for n in TOOLS]
+    offered = tool_definitions()
     for _ in range(4):
         blocks = plan_reply(
             MessagesRequest(
