@@ -31,15 +31,28 @@ class StartRecorder:
 
     def __init__(self) -> None:
         self.started: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+        self._lock = threading.Lock()
 
     def wrap(self, start: Callable[..., None]) -> Callable[..., None]:
-        """``start`` that records its thread first (for ``monkeypatch.setattr``)."""
+        """``start`` that records its thread once it runs (for ``monkeypatch.setattr``).
+
+        Recorded after ``start`` returns: a thread recorded while another thread was
+        still inside its ``start`` could not be joined yet ("cannot join thread before
+        it is started"), which failed the check at random on a loaded machine.
+        """
 
         def recording_start(thread: Any, *args: Any) -> None:
-            self.started[thread] = "".join(traceback.format_stack(limit=12)[:-1])
+            stack = "".join(traceback.format_stack(limit=12)[:-1])
             start(thread, *args)
+            with self._lock:
+                self.started[thread] = stack
 
         return recording_start
+
+    def snapshot(self) -> list[tuple[Any, str]]:
+        """The threads recorded so far, with their start stacks (safe while others start)."""
+        with self._lock:
+            return list(self.started.items())
 
 
 def threads_left(starts: StartRecorder, grace_s: float = ENDING_GRACE_S) -> list[str]:
@@ -62,7 +75,7 @@ def threads_left(starts: StartRecorder, grace_s: float = ENDING_GRACE_S) -> list
     leaks: list[str] = []
     if not wait_for_tasks(remaining()):
         leaks += [f"task {t.name!r} still running" for t in running_tasks()]
-    for thread, stack in list(starts.started.items()):
+    for thread, stack in starts.snapshot():
         if isinstance(thread, threading.Thread):
             handler = _serves_a_connection(stack)
             if (thread.daemon and not handler) or thread.name in SESSION_THREADS:
