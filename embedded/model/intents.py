@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from embedded.model.entities import extract
 from embedded.model.lexicon import CUES, DEPARTMENTS, LEAVE_TYPES, TOPIC_WORDS
-from embedded.model.people import asked_fields, named_people
+from embedded.model.people import asked_fields, asks_roster, named_people
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -340,6 +340,9 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # search plan says it did not understand.
     ("search", lambda q, e: _word_salad(q)),
     ("revision_request", lambda q, e: cue(q, "revision_request")),
+    # '영업팀 명단이랑 직급', 'who on my team joined after 2022', '허은빈 입사일이랑 연락처':
+    # a list or filter of employees (or several fields), no rule to state (people.py).
+    ("roster", asks_roster),
     ("contact", lambda q, e: cue(q, "person_contact") and _about_person(q)),
     # '민혜진 사원 입사일 언제야?': a named employee's record field, not a regulation.
     ("person_field", lambda q, e: bool(named_people(q)) and bool(asked_fields(q))),
@@ -475,6 +478,14 @@ REGISTRY: tuple[Intent, ...] = (
         ("doc_nos", "title_words", "version", "reason"),
         ("search_regulations", "request_regulation_revision"),
         "file a revision request (the one write; approval first)",
+    ),
+    Intent(
+        "roster",
+        (),
+        (),
+        ("query_hr",),
+        "employees listed or filtered (department, my team, title, hire date, days left) "
+        "with the fields asked, from one SELECT",
     ),
     Intent(
         "contact",

@@ -963,3 +963,16 @@ EN_SHORTHAND: dict[str, str] = {
     "info": "information",
     "reimb": "reimburse",
 }
+
+# ── Roster vocabulary (plans_roster) ─────────────────────────────────────────
+# 직급 values of the HR employees view, lowest first (a title 'or above' is the rest).
+RANKS: tuple[str, ...] = ("사원", "대리", "과장", "차장", "부장")
+# English titles → the 직급 they stand for (longest first: 'manager' is inside others).
+RANKS_EN: tuple[tuple[str, str], ...] = (
+    ("deputy general manager", "차장"),
+    ("general manager", "부장"),
+    ("assistant manager", "대리"),
+    ("director", "부장"),
+    ("manager", "과장"),
+    ("associate", "사원"),
+)

@@ -8,17 +8,30 @@ caller can find: a person outside the caller's scope is simply not found.
 
 from __future__ import annotations
 
+import calendar
+import datetime as dt
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from embedded.model.compose import rows_of
 from embedded.model.entities import strip_particle
-from embedded.model.lexicon import ALIASES, CUES, EN_TO_KO, LEAVE_TYPES, STOPWORDS, TOPIC_WORDS
+from embedded.model.lexicon import (
+    ALIASES,
+    CUES,
+    DEPARTMENTS,
+    EN_TO_KO,
+    LEAVE_TYPES,
+    RANKS,
+    RANKS_EN,
+    STOPWORDS,
+    TOPIC_WORDS,
+)
 
 if TYPE_CHECKING:
     from embedded.model.compose import Ctx
     from embedded.model.conversation import ToolCall
+    from embedded.model.entities import Entities
 
 _IDENTITY = re.compile(r"The person asking is ([^\n()]{1,80}?) \(username [^)\s]{1,64}\)\.")
 _SAFE_NAME = re.compile(r"[가-힣A-Za-z][가-힣A-Za-z ]{0,63}")
@@ -96,6 +109,26 @@ _NOT_NAMES = frozenset(
         "최고참",
         "막내",
         "고참",
+        # roster words ('명단을', '구성원', '10일 이하인', '차장인 사람')
+        "명단",
+        "목록",
+        "직급",
+        "직위",
+        "직책",
+        "입사자",
+        "입사일",
+        "구성원",
+        "조직도",
+        "인원",
+        "이하",
+        "이상",
+        "미만",
+        "초과",
+        "이내",
+        "이하인",
+        "이상인",
+        "미만인",
+        "초과인",
     }
 )
 
@@ -171,6 +204,8 @@ def _hangul_candidates(raw: str) -> list[str]:
     for word in forms:
         if not 2 <= len(word) <= 4 or word in _VOCABULARY or word[0] not in _SURNAMES:
             continue
+        if len(word) == 3 and word[:2] in _TITLES and word[2] in "인급들":
+            continue  # '차장인 사람', '차장급': a title, not a name
         if word.endswith(_NOT_NAME_ENDINGS) and word != raw.rstrip("씨님"):
             continue
         if word not in found:
@@ -308,3 +343,492 @@ def asked_fields(question: str) -> list[str]:
     """Columns of the employees view a question asks for ('입사일 언제야' → 입사일)."""
     lowered = question.lower()
     return [col for col, words in _FIELD_WORDS if any(w in lowered for w in words)]
+
+
+# ── Rosters: lists and filters of employees ─────────────────────────────────
+
+_RANK_WORD = "|".join(RANKS)
+# '대리 직급인', '과장급', '차장인 사람', '부장님들': a title as a filter (not '본부장', '사원증').
+_RANK_KO = re.compile(
+    rf"(?<![가-힣])({_RANK_WORD})(?:님)?(?:급)?(?:들)?(?![가-힣])"
+    rf"|(?<![가-힣])({_RANK_WORD})(?=인|이|으로|로|만|은|는|을|를|이랑|랑|과|와|도|중|이상|이하|보다|급)"
+)
+_RANK_ABOVE_KO = re.compile(
+    rf"({_RANK_WORD})(?:급)?\s?(이상|이하|보다 높|보다 위|보다 낮|보다 아래|초과|미만)"
+)
+_RANK_EN = re.compile(
+    r"(?<![a-z])(" + "|".join(re.escape(w) for w, _ in RANKS_EN) + r")s?(?![a-z])"
+)
+_RANK_ABOVE_EN = re.compile(r"(?<![a-z])(or above|and above|or higher|and up|or below|or lower)")
+_RANK_CONTEXT_EN = ("title", "rank", "position", "grade", "level")
+
+_DEPT_CODE = re.compile(
+    r"(?<![A-Za-z])(" + "|".join(sorted(set(DEPARTMENTS.values()))) + r")(?![A-Za-z])"
+    r"\s?(?=팀|부서|직원|사람|team|dept|department|staff|employees|people|members)"
+    r"|(?:부서|department)\s?(?:코드\s?)?(?:가|는|이|=|:)?\s?("
+    + "|".join(sorted(set(DEPARTMENTS.values())))
+    + r")(?![A-Za-z])",
+    re.I,
+)
+
+
+def _department_words() -> tuple[tuple[str, str], ...]:
+    """Every way a department is named: the lexicon's and their variants ('영업부서',
+    'sales department', 'in sales')."""
+    words: dict[str, str] = {}
+    for word, code in DEPARTMENTS.items():
+        words[word] = code
+        if word.endswith("팀") and not word.isascii():
+            stem = word[:-1]
+            for form in (stem + "부서", stem + " 부서", stem + " 팀", stem + "부"):
+                words.setdefault(form, code)
+        if word.endswith(" team"):
+            stem = word[: -len(" team")]
+            for form in (stem + " department", stem + " dept", "in " + stem.split()[0] + " "):
+                words.setdefault(form, code)
+    return tuple(sorted(words.items(), key=lambda kv: len(kv[0]), reverse=True))
+
+
+_DEPARTMENT_WORDS = _department_words()
+_OWN_TEAM = (
+    "팀원",
+    "우리 팀",
+    "우리팀",
+    "저희 팀",
+    "저희팀",
+    "부서원",
+    "우리 부서",
+    "우리부서",
+    "저희 부서",
+    "같은 팀",
+    "같은 부서",
+    "my team",
+    "our team",
+    "my department",
+    "our department",
+    "my dept",
+    "our dept",
+    "my teammates",
+    "my colleagues",
+    "teammate",
+)
+_EVERYONE = (
+    "회사 전체",
+    "회사에서",
+    "회사 직원",
+    "전사",
+    "전 직원",
+    "전 사원",
+    "모든 사원",
+    "전체 직원",
+    "모든 직원",
+    "직원 전체",
+    "전체 명단",
+    "company",
+    "all employees",
+    "all staff",
+    "everyone",
+    "everybody",
+)
+# Words that ask for a list of people ('명단', 'who'), and weaker ones that ask for it
+# only with a verb of showing ('영업팀 직원들 보여줘', not 'can people on my team …').
+_PEOPLE_WORDS = (
+    "명단",
+    "목록",
+    "리스트",
+    "구성원",
+    "인원",
+    "누구",
+    "누가",
+    "몇 명",
+    "몇명",
+    "입사자",
+    "list",
+    "roster",
+    "who ",
+    "who's",
+    "whom",
+    "how many people",
+    "how many employees",
+    "how many staff",
+    "how many members",
+    "headcount",
+    "names",
+)
+_PEOPLE_WEAK = (
+    "직원",
+    "사람",
+    "팀원",
+    "부서원",
+    "멤버",
+    "people",
+    "employees",
+    "staff",
+    "members",
+    "everyone",
+    "everybody",
+    "colleagues",
+    "teammates",
+)
+_SHOW_WORDS = ("보여", "알려", "뽑아", "정리해", "show", "give me", "tell me", "display")
+# Fields a roster may show, and the words that ask for them (주민등록번호: never).
+_ROSTER_FIELDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("직급", re.compile(r"직급|직위|직책|title|position|rank|grade")),
+    (
+        "부서",
+        re.compile(
+            r"부서(?:랑|와|가|는|도|이랑|하고)|소속|무슨 부서|어느 부서|어떤 부서"
+            r"|(?:and|which|what|my|own) department|department and"
+        ),
+    ),
+    ("입사일", re.compile(r"입사|hire|hiring|joined|join date|start date|started")),
+    (
+        "연락처",
+        re.compile(r"연락처|전화|(?<!사)번호|핸드폰|휴대폰|핸펀|phone|contact|mobile|cell"),
+    ),
+    ("사번", re.compile(r"사번|직원번호|employee (?:number|no|id)|staff number")),
+    ("비고", re.compile(r"비고|remark|notes?\b")),
+)
+_HIRE_WORDS = ("입사", "들어온", "들어왔", "joined", "hired", "hire", "started", "came on board")
+# A date: ISO, or a year with an optional month and day ('2010년', '2017년 5월', 'in 2022').
+_HIRE_DATE = re.compile(
+    r"((?:19|20)\d{2})-(\d{2})-(\d{2})"
+    r"|((?:19|20)\d{2})\s?년(?:\s?도)?(?:\s?(\d{1,2})\s?월)?(?:\s?(\d{1,2})\s?일)?"
+    r"|(?<![\d-])((?:19|20)\d{2})(?![\d-])"
+)
+# What follows the date says the comparison; 'incl' marks a bound read either way
+# ('2010년 이전': 2010 included by the dictionary, excluded by many speakers).
+_HIRE_OPS_KO = (
+    ("이전", "<=", True),
+    ("이후", ">=", True),
+    ("전에", "<", False),
+    ("전 ", "<", False),
+    ("전까지", "<", False),
+    ("보다 먼저", "<", False),
+    ("보다 전", "<", False),
+    ("후에", ">", False),
+    ("후 ", ">", False),
+    ("보다 늦", ">", False),
+    ("보다 나중", ">", False),
+    ("부터", ">=", False),
+    ("까지", "<=", False),
+    ("에 입사", "=", False),
+    ("입사", "=", False),
+    ("에 들어", "=", False),
+    ("도 입사", "=", False),
+)
+_HIRE_OPS_EN = (
+    ("before", "<"),
+    ("prior to", "<"),
+    ("earlier than", "<"),
+    ("after", ">"),
+    ("later than", ">"),
+    ("since", ">="),
+    ("from", ">="),
+    ("starting", ">="),
+    ("until", "<="),
+    ("through", "<="),
+    ("by", "<="),
+    ("in", "="),
+    ("during", "="),
+)
+_LEFT_KO = re.compile(
+    r"(\d{1,3})\s?일\s?(?:도\s?)?(이하|이상|미만|초과|보다 적|보다 많|넘|안 되|안되|밑|아래|까지)"
+)
+_LEFT_EN = re.compile(
+    r"(at most|no more than|fewer than|less than|under|below|at least|more than|over|above)"
+    r"\s(\d{1,3})\s?days?|(\d{1,3})\s?days?\sor\s(less|fewer|more|under|over)"
+)
+_LEFT_OPS = {
+    "이하": "<=",
+    "까지": "<=",
+    "이상": ">=",
+    "미만": "<",
+    "보다 적": "<",
+    "안 되": "<",
+    "안되": "<",
+    "밑": "<",
+    "아래": "<",
+    "초과": ">",
+    "보다 많": ">",
+    "넘": ">",
+    "at most": "<=",
+    "no more than": "<=",
+    "fewer than": "<",
+    "less than": "<",
+    "under": "<",
+    "below": "<",
+    "at least": ">=",
+    "more than": ">",
+    "over": ">",
+    "above": ">",
+    "less": "<=",
+    "fewer": "<=",
+    "more": ">=",
+}
+# Words of a rule or of other records: a roster is asked without any of them.
+_NOT_ROSTER = (
+    "규정",
+    "지침",
+    "규칙",
+    "정책",
+    "한도",
+    "상한",
+    "출장",
+    "숙박",
+    "청구",
+    "경비",
+    "발주",
+    "구매요청",
+    "구매 요청",
+    "결재",
+    "주민",
+    "급여",
+    "연봉",
+    "개정",
+    "rule",
+    "policy",
+    "regulation",
+    "guideline",
+    "limit",
+    " cap",
+    "entitle",
+    "allowance",
+    "salary",
+    "trip",
+    "hotel",
+    "lodging",
+    "claim",
+    "expense",
+    "purchase order",
+    "approv",
+    "resident registration",
+    "national id",
+    "revision",
+    # what a rule governs, asked of a team ('우리 팀 재택 승인은 누가 해?')
+    "승인",
+    "신청",
+    "재택",
+    "근무",
+    "교육",
+    "보고",
+    "wfh",
+    "work from home",
+    "remote",
+    "training",
+    "can i ",
+    "can we ",
+    "allowed",
+    "how often",
+    "how long",
+)
+_EXTREMES = (
+    "제일",
+    "가장",
+    "최고참",
+    "막내",
+    "earliest",
+    "latest",
+    "most recent",
+    "newest",
+    "longest",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HireBound:
+    """A comparison of 입사일 with a date: ``op`` of '<', '<=', '>', '>=', '='."""
+
+    op: str
+    start: str
+    """First day of the period named (ISO)."""
+    end: str
+    """Last day of the period named (ISO)."""
+    either_way: bool = False
+    """'2010년 이전': the period itself is included by the dictionary, not by every speaker."""
+
+
+@dataclass(frozen=True, slots=True)
+class Roster:
+    """What a roster question asks: whom (filters) and what (fields)."""
+
+    dept: str | None = None
+    own_team: bool = False
+    everyone: bool = False
+    ranks: tuple[str, ...] = ()
+    rank_said: str = ""
+    """The title filter as asked ('과장 이상')."""
+    hire: HireBound | None = None
+    fields: tuple[str, ...] = ()
+    people: bool = False
+    """A person-list word ('명단', 'who', '사람') is in the question."""
+    self_: bool = False
+    leave: str | None = None
+    left: tuple[str, int] | None = None
+    """A days-left comparison ('10일 이하': ('<=', 10))."""
+
+
+def _rank_filter(question: str, lowered: str) -> tuple[tuple[str, ...], str]:
+    above = _RANK_ABOVE_KO.search(question)
+    if above:
+        i = RANKS.index(above.group(1))
+        op = above.group(2)
+        if op in ("이상",):
+            return RANKS[i:], above.group(0)
+        if op in ("이하",):
+            return RANKS[: i + 1], above.group(0)
+        if op in ("초과", "보다 높", "보다 위"):
+            return RANKS[i + 1 :], above.group(0)
+        return RANKS[:i], above.group(0)
+    found = [m.group(1) or m.group(2) for m in _RANK_KO.finditer(question)]
+    if not found:
+        english = _RANK_EN.search(lowered)
+        if english is None:
+            return (), ""
+        rank = dict(RANKS_EN)[english.group(1)]
+        later = _RANK_ABOVE_EN.search(lowered, english.end())
+        said = english.group(0)
+        if later and later.start() - english.end() < 12:
+            i = RANKS.index(rank)
+            higher = later.group(1) in ("or above", "and above", "or higher", "and up")
+            return (RANKS[i:] if higher else RANKS[: i + 1]), f"{said} {later.group(1)}"
+        return (rank,), said
+    ranks = tuple(dict.fromkeys(found))
+    return ranks, "·".join(ranks)
+
+
+def _iso(year: int, month: int, day: int) -> str | None:
+    try:
+        return dt.date(year, month, day).isoformat()
+    except ValueError:
+        return None
+
+
+def _hire_bound(question: str, lowered: str) -> HireBound | None:
+    """'2010년 이전 입사자', 'joined after 2022', '2017년에 입사': the hire-date comparison."""
+    if not any(w in lowered for w in _HIRE_WORDS):
+        return None
+    match = _HIRE_DATE.search(question)
+    if match is None:
+        return None
+    g = match.groups()
+    if g[0]:
+        start = end = _iso(int(g[0]), int(g[1]), int(g[2]))
+    else:
+        year = int(g[3] or g[6])
+        month = int(g[4]) if g[4] else None
+        day = int(g[5]) if g[5] and month else None
+        if month and day:
+            start = end = _iso(year, month, day)
+        elif month:
+            start = _iso(year, month, 1)
+            end = (
+                _iso(year, month, calendar.monthrange(year, month)[1]) if 1 <= month <= 12 else None
+            )
+        else:
+            start, end = _iso(year, 1, 1), _iso(year, 12, 31)
+    if start is None or end is None:
+        return None
+    after = f"{question[match.end() : match.end() + 12]} ".lower()
+    before = question[max(0, match.start() - 16) : match.start()].lower()
+    for word, op, either in _HIRE_OPS_KO:
+        if after.lstrip().startswith(word) or after.startswith(word):
+            return HireBound(op, start, end, either and start != end)
+    for word, op in _HIRE_OPS_EN:
+        if re.search(rf"(?<![a-z]){word}\s(?:the\s)?(?:year\s)?$", before):
+            return HireBound(op, start, end)
+    if re.match(r"\s?or (?:earlier|before)", after):
+        return HireBound("<=", start, end)
+    if re.match(r"\s?or (?:later|after)", after):
+        return HireBound(">=", start, end)
+    return None
+
+
+def _left_filter(question: str, lowered: str) -> tuple[str, int] | None:
+    ko = _LEFT_KO.search(question)
+    if ko:
+        return _LEFT_OPS[ko.group(2)], int(ko.group(1))
+    en = _LEFT_EN.search(lowered)
+    if en is None:
+        return None
+    if en.group(1):
+        return _LEFT_OPS[en.group(1)], int(en.group(2))
+    return _LEFT_OPS[en.group(4)], int(en.group(3))
+
+
+def roster_query(question: str) -> Roster:
+    """Read a roster question: department, own team, title, hire date, fields, days left."""
+    lowered = " " + re.sub(r"[?!.,]", " ", question.lower()) + " "
+    dept = next((code for word, code in _DEPARTMENT_WORDS if word in lowered), None)
+    if dept is None:
+        code = _DEPT_CODE.search(question)
+        dept = (code.group(1) or code.group(2)).upper() if code else None
+    scrubbed = lowered
+    for word, _ in _DEPARTMENT_WORDS:
+        scrubbed = scrubbed.replace(word, " ")
+    # '전 사원', '모든 사원': everyone, not the title 사원.
+    unranked = re.sub(r"(?:전|모든|전체)\s?사원", "전 직원", question)
+    ranks, said = _rank_filter(unranked, lowered)
+    if ranks and not any(r in question for r in RANKS):
+        # An English title filters only when the question speaks of titles or of a
+        # group ('managers on my team'), not 'who is my manager'.
+        group = dept or any(w in lowered for w in _OWN_TEAM + _EVERYONE)
+        if not (group or any(w in lowered for w in _RANK_CONTEXT_EN)):
+            ranks, said = (), ""
+    leave = next((kind for word, kind in LEAVE_TYPES.items() if word in lowered), None)
+    words = re.findall(r"[가-힣a-z']+", lowered)
+    return Roster(
+        dept=dept,
+        own_team=dept is None and any(w in lowered for w in _OWN_TEAM),
+        everyone=any(w in lowered for w in _EVERYONE),
+        ranks=ranks,
+        rank_said=said,
+        hire=None if leave else _hire_bound(question, lowered),
+        fields=tuple(f for f, pattern in _ROSTER_FIELDS if pattern.search(scrubbed)),
+        people=any(w in lowered for w in _PEOPLE_WORDS)
+        or (any(w in lowered for w in _PEOPLE_WEAK) and any(w in lowered for w in _SHOW_WORDS)),
+        self_=any(w in _SELF_WORDS for w in words),
+        leave=leave,
+        left=_left_filter(question, lowered) if leave else None,
+    )
+
+
+def asks_roster(question: str, ents: Entities) -> bool:
+    """A list or filter of employees, or an employee's several fields, with no rule to state.
+
+    '영업팀 직원 명단이랑 직급', 'Who on my team joined after 2022?', '대리 직급인 사람',
+    'What title and department does the HR system have for me?', '우리 팀에서 육아휴직
+    남은 거 10일 이하인 사람'. A single field of one person, contacts alone, the first or
+    last hire, and leave used stay with the plans that answer them.
+    """
+    if ents.sql or ents.doc_nos or ents.title_words or ents.emp_nos:
+        return False
+    lowered = f" {question.lower()} "
+    scrubbed = lowered
+    for word, _ in _DEPARTMENT_WORDS:
+        scrubbed = scrubbed.replace(word, " ")
+    if any(w in scrubbed for w in _NOT_ROSTER):
+        return False
+    r = roster_query(question)
+    group = bool(r.dept or r.own_team or r.everyone)
+    if r.leave:
+        # Days left compared with a number, over a group: the ERP rows filtered.
+        return (
+            r.left is not None
+            and (group or r.people)
+            and any(w in lowered for w in CUES["remaining"])
+        )
+    if any(w in lowered for w in _EXTREMES) and "입사일" in r.fields:
+        return False  # the first or last hire: person_field
+    names = named_people(question)
+    if names:
+        return len(r.fields) >= 2  # several fields of a named person, all of them
+    if not (group or r.ranks or r.hire):
+        # The asker's own record: title, department or several fields (one hire date
+        # or number alone: person_field).
+        return r.self_ and (bool({"직급", "부서"} & set(r.fields)) or len(r.fields) >= 2)
+    if not (r.people or r.fields or (r.ranks and group)):
+        return False
+    if r.fields == ("연락처",) and r.own_team and not (r.ranks or r.hire):
+        return False  # the team's contacts: the contact plan
+    return True

@@ -11,7 +11,14 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from embedded.model import plans_docs, plans_hr, plans_money, plans_people, plans_rules
+from embedded.model import (
+    plans_docs,
+    plans_hr,
+    plans_money,
+    plans_people,
+    plans_roster,
+    plans_rules,
+)
 from embedded.model.compose import Blocks, Ctx, answer
 from embedded.model.conversation import Turn, read_turn
 from embedded.model.entities import correct_english, extract
@@ -27,6 +34,7 @@ if TYPE_CHECKING:
 PLANS: dict[str, Callable[[Ctx], Blocks]] = {
     "literal_sql": plans_hr.plan_literal_sql,
     "revision_request": plans_docs.plan_revision_request,
+    "roster": plans_roster.plan_roster,
     "contact": plans_people.plan_contact,
     "person_field": plans_people.plan_person_field,
     "national_id": plans_hr.plan_national_id,
