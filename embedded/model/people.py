@@ -390,6 +390,9 @@ def _department_words() -> tuple[tuple[str, str], ...]:
 
 
 _DEPARTMENT_WORDS = _department_words()
+TEAM_WORDS = ("팀원", "우리 팀", "우리팀", "저희 팀", "저희팀", "부서원", "my team", "our team")
+"""Words asking for the asker's team (the contact plan lists the team's contacts)."""
+_BY_HIRE = ("입사일 순", "입사 순", "입사순", "입사일순", "by hire date", "by start date")
 _OWN_TEAM = (
     "팀원",
     "우리 팀",
@@ -666,6 +669,8 @@ class Roster:
     leave: str | None = None
     left: tuple[str, int] | None = None
     """A days-left comparison ('10일 이하': ('<=', 10))."""
+    by_hire: bool = False
+    """Listed in order of hire ('입사일 순으로')."""
 
 
 def _rank_filter(question: str, lowered: str) -> tuple[tuple[str, ...], str]:
@@ -790,6 +795,7 @@ def roster_query(question: str) -> Roster:
         self_=any(w in _SELF_WORDS for w in words),
         leave=leave,
         left=_left_filter(question, lowered) if leave else None,
+        by_hire=any(w in lowered for w in _BY_HIRE),
     )
 
 
@@ -829,6 +835,10 @@ def asks_roster(question: str, ents: Entities) -> bool:
         return r.self_ and (bool({"직급", "부서"} & set(r.fields)) or len(r.fields) >= 2)
     if not (r.people or r.fields or (r.ranks and group)):
         return False
-    if r.fields == ("연락처",) and r.own_team and not (r.ranks or r.hire):
+    if (
+        r.fields == ("연락처",)
+        and not (r.ranks or r.hire)
+        and any(w in lowered for w in TEAM_WORDS)
+    ):
         return False  # the team's contacts: the contact plan
     return True

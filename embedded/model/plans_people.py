@@ -10,6 +10,7 @@ from embedded.model.intents import cue
 from embedded.model.lexicon import DEPARTMENTS
 from embedded.model.people import (
     EMPLOYEES_VIEW,
+    TEAM_WORDS,
     asked_fields,
     asks_about_self,
     lookup_sql,
@@ -61,8 +62,6 @@ def _national_id_call(ctx: Ctx) -> Any:
     )
 
 
-TEAM_WORDS = ("팀원", "우리 팀", "우리팀", "저희 팀", "저희팀", "부서원", "my team", "our team")
-"""Words asking for the asker's team (the employees of the asker's department)."""
 _CODE = re.compile(r"[A-Z]{2,5}")
 
 

@@ -38,7 +38,11 @@ _EPOCH = dt.date(1970, 1, 1)
 _EN_RANKS = {ko: en for en, ko in reversed(RANKS_EN)}
 _EN_LEAVE = {"육아휴직": "childcare leave", "연차": "annual leave", "병가": "sick leave"}
 _KO_DEPT = {code: word for word, code in reversed(DEPARTMENTS.items()) if not word.isascii()}
-_EN_DEPT = {code: word for word, code in reversed(DEPARTMENTS.items()) if word.endswith(" team")}
+_EN_DEPT = {
+    code: word.replace("hr team", "HR team")
+    for word, code in reversed(DEPARTMENTS.items())
+    if word.endswith(" team")
+}
 _COMPARE = {
     "<": lambda a, b: a < b,
     "<=": lambda a, b: a <= b,
@@ -99,7 +103,7 @@ def _employees_sql(r: Roster, names: list[str], dept: str | None) -> str:
     sql = f"SELECT {', '.join(columns)} FROM {EMPLOYEES_VIEW}"
     if where:
         sql += " WHERE " + " AND ".join(where)
-    order = "입사일, 사번" if r.hire else "부서, 사번"
+    order = "입사일, 사번" if r.hire or r.by_hire else "부서, 사번"
     return f"{sql} ORDER BY {order}"
 
 
@@ -222,7 +226,7 @@ def _records(result: ToolCall) -> list[dict[str, Any]]:
 
 def _listed(ctx: Ctx, r: Roster, records: list[dict[str, Any]], dept: str | None) -> str:
     fields = [f for f in r.fields if f in ("입사일", "연락처", "비고")]
-    if r.hire and "입사일" not in fields:
+    if (r.hire or r.by_hire) and "입사일" not in fields:
         fields.insert(0, "입사일")
     what = _what(ctx, r, dept)
     lines = [_line(ctx, rec, fields) for rec in records[:_MAX_LINES]]
