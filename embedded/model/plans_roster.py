@@ -6,6 +6,8 @@
 (department, the asker's team, title, hire date, name) become ONE SELECT over the
 employees view (or the leave balances); the platform's row filter decides which rows
 come back, and the answer lists them as given (a masked number stays masked).
+Days left over a threshold are the ERP grant minus the days used; an approved
+revision of the leave rule about to take effect is said with the days recomputed.
 """
 
 from __future__ import annotations
@@ -13,8 +15,21 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from embedded.model.compose import Blocks, Ctx, answer, call, failure, nothing_visible, rows_of
-from embedded.model.lexicon import DEPARTMENTS, RANKS_EN
+from embedded.model.compose import (
+    Blocks,
+    Ctx,
+    answer,
+    call,
+    cite,
+    days_in,
+    doc_hits,
+    failure,
+    hits_about,
+    hits_of,
+    nothing_visible,
+    rows_of,
+)
+from embedded.model.lexicon import DEPARTMENTS, GRANT_VARIES, RANKS_EN
 from embedded.model.people import (
     EMPLOYEES_VIEW,
     HireBound,
@@ -26,6 +41,7 @@ from embedded.model.people import (
     roster_query,
 )
 from embedded.model.plans_hr import _granted_by_employee, _names_by_employee, _used_by_employee
+from embedded.model.plans_rules import coming_changes
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -270,11 +286,87 @@ def _boundary(ctx: Ctx, r: Roster, records: list[dict[str, Any]]) -> str:
     )
 
 
+def _coming(ctx: Ctx, kind: str) -> tuple[Blocks | None, str, list[tuple[dict[str, Any], int]]]:
+    """The rule on the leave type and what an approved revision is about to change.
+
+    Returns (a step to take first, '', []) or (None, the rule's citation or '', the
+    approved versions with the days each grants). Nothing when the tools are not
+    offered, the rule is not found, or its grant varies by person (seniority).
+    """
+    if not (ctx.has("search_regulations") and ctx.has("pending_revision")):
+        return None, "", []
+    searches = ctx.turn.all("search_regulations")
+    if not searches:
+        return call(ctx, "search_regulations", {"question": kind}), "", []
+    hits = hits_about(hits_of(searches[0]), [kind])
+    if not hits:
+        return None, "", []
+    doc_no = str(hits[0].get("doc_no"))
+    text = " ".join(str(h.get("text")) for h in doc_hits(hits, doc_no))
+    if any(w in text for w in GRANT_VARIES) or days_in(text, [kind]) is None:
+        return None, "", []
+    step, (approved, _drafts) = coming_changes(ctx, doc_no, [kind])
+    if step:
+        return step, "", []
+    citation = cite(ctx, doc_no, hits[0].get("version"), hits[0].get("effective_from"))
+    return None, citation, [(v, d) for v, d in approved if d is not None]
+
+
+def _coming_note(
+    ctx: Ctx,
+    r: Roster,
+    citation: str,
+    coming: list[tuple[dict[str, Any], int]],
+    used: dict[str, int],
+    listed: list[str],
+    names: dict[str, str],
+) -> str:
+    """Days left recomputed under each approved version, and who meets the threshold then."""
+    op, days = r.left or ("<=", 0)
+    doc_no = citation.split(" ", 1)[0]
+    text = ""
+    for version, next_days in coming:
+        eff = version.get("effective_from")
+        next_cite = cite(ctx, doc_no, version.get("version"), None)
+        then = [e for e, u in used.items() if _COMPARE[op](next_days - u, days)]
+        figures = ", ".join(
+            ctx.t(
+                f"{names.get(e, e)} {next_days - used[e]}일",
+                f"{names.get(e, e)} {next_days - used[e]}",
+            )
+            for e in listed[:_MAX_LINES]
+        )
+        who = ", ".join(names.get(e, e) for e in then[:_MAX_LINES])
+        text += ctx.t(
+            f"\n다만 {next_cite}가 승인되어 {eff}부터 부여 일수가 {next_days}일이 되면, 남는 "
+            f"일수는 {next_days}일 − 사용일수로 바뀝니다"
+            + (f" ({figures})" if figures else "")
+            + f". 그때 {days}일 {_OP_KO[op]}인 사람은 "
+            + (f"{len(then)}명입니다: {who}." if then else "없습니다."),
+            f"\nAn approved {next_cite} grants {next_days} days from {eff}: days left then are "
+            f"{next_days} − used"
+            + (f" ({figures})" if figures else "")
+            + (
+                f", and {len(then)} will have {_OP_EN[op]} {days} days left: {who}."
+                if then
+                else f", and nobody will have {_OP_EN[op]} {days} days left."
+            ),
+        )
+    return text
+
+
 def _left_answer(ctx: Ctx, r: Roster, result: ToolCall, dept: str | None) -> Blocks:
-    """Days left per employee from the ERP rows (granted − used), filtered by the threshold."""
+    """Days left per employee from the ERP rows (granted − used), filtered by the threshold.
+
+    What an approved revision of the leave rule is about to change is said too, with
+    the days left recomputed under the coming entitlement.
+    """
     columns, rows = rows_of(result)
     if not rows:
         return answer(nothing_visible(ctx, ctx.t(f"{r.leave} 잔여 기록", f"{r.leave} balances")))
+    step, citation, coming = _coming(ctx, str(r.leave))
+    if step:
+        return step
     granted = _granted_by_employee(columns, rows)
     used = _used_by_employee(columns, rows)
     names = _names_by_employee(columns, rows)
@@ -314,11 +406,13 @@ def _left_answer(ctx: Ctx, r: Roster, result: ToolCall, dept: str | None) -> Blo
         )
     text = "\n".join([head, *lines])
     text += ctx.t(
-        "\n남은 일수는 ERP에 기록된 부여일수(부여일수_ERP)에서 사용일수를 뺀 값입니다 "
-        "(규정 개정으로 바뀔 부여일수는 반영하지 않았습니다).",
+        "\n남은 일수는 ERP에 기록된 부여일수(부여일수_ERP)에서 사용일수를 뺀 값입니다"
+        + (f" (현재 시행 중인 규정: {citation})." if coming else "."),
         "\nDays left are the ERP grant (부여일수_ERP) minus the days used, as the rows hold "
-        "them (a grant a coming revision changes is not reflected).",
+        "them" + (f" (the rule in force: {citation})." if coming else "."),
     )
+    listed = [emp for emp, _g, _s, _left in matched]
+    text += _coming_note(ctx, r, citation, coming, used, listed, names)
     if no_grant:
         text += ctx.t(
             f"\nERP 부여일수가 없는 {len(no_grant)}명은 계산에서 뺐습니다.",
