@@ -383,7 +383,7 @@ def _korean_title(question: str) -> tuple[str | None, list[str]]:
         if i > 0:
             before = words[i - 1]
             if (
-                re.fullmatch(r"[가-힣]+", before)
+                re.fullmatch(r"[가-힣]{2,}", before)  # '몇 일 기준이야': no '일 기준'
                 and before not in NOT_TITLE_WORDS
                 and not before.endswith(("을", "를", "은", "는", "에", "의", "로", "도"))
             ):

@@ -697,6 +697,20 @@ def _continues(piece: str) -> bool:
     return piece.lower().startswith(_CONTINUING)
 
 
+# A remark after the question ('규정마다 다르게 적혀 있는 것 같던데'): it says why one
+# asks, it asks nothing of its own.
+_REMARK_ENDINGS = ("던데", "던데요", "는데", "는데요", "은데", "같아", "같아요", "같음", "듯")
+
+
+def _remark(piece: str) -> bool:
+    text = piece.rstrip(" .!~")
+    return (
+        text.endswith(_REMARK_ENDINGS)
+        and "?" not in piece
+        and _QUESTION_WORD.search(piece.lower()) is None
+    )
+
+
 def split_parts(question: str) -> list[str]:
     """The parts of a multi-part question, or ``[question]``.
 
@@ -724,7 +738,7 @@ def split_parts(question: str) -> list[str]:
             standalone = (
                 bool(named) and intent in _DOCUMENT_INTENTS and intent not in {i for i, _ in seen}
             )
-        if parts and _continues(piece):
+        if parts and (_continues(piece) or _remark(piece)):
             standalone = False  # '아님 …', '그날이 …': the same question, asked on
         if (
             parts

@@ -964,6 +964,29 @@ EN_SHORTHAND: dict[str, str] = {
     "reimb": "reimburse",
 }
 
+# Words that point back at something said before ('그거 그때 말한 거', 'same as last time'):
+# in a turn of its own such a question names nothing the regulations could be searched for.
+POINTING_BACK: tuple[str, ...] = (
+    "그거",
+    "그게",
+    "그걸",
+    "그때",
+    "아까",
+    "저번",
+    "지난번",
+    "말한",
+    "말했던",
+    "하던 거",
+    "했던 거",
+    " the thing",
+    "from before",
+    "last time",
+    "same as before",
+    "that one",
+    "what you said",
+    "you mentioned",
+)
+
 # ── Roster vocabulary (plans_roster) ─────────────────────────────────────────
 # 직급 values of the HR employees view, lowest first (a title 'or above' is the rest).
 RANKS: tuple[str, ...] = ("사원", "대리", "과장", "차장", "부장")

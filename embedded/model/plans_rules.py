@@ -38,6 +38,7 @@ from embedded.model.compose import (
     with_titles,
 )
 from embedded.model.entities import resolve_relative
+from embedded.model.evidence import MIN_SHARED, answering, pairs, points_back, strength
 from embedded.model.lexicon import EN_TO_KO, LEAVE_TYPES, TOPIC_WORDS
 
 if TYPE_CHECKING:
@@ -167,6 +168,74 @@ def quote_articles(
     )
 
 
+_MAX_SEARCHES = 4
+"""Searches a plan makes before it stops looking (the rescue search counts)."""
+
+
+def question_query(ctx: Ctx) -> tuple[str, str] | None:
+    """The question as written, to search for, and the text to weigh articles by.
+
+    The text is the question with the topic words the lexicon read off it ('반려'
+    read as '거부'): what the plans understood counts, and what they missed too.
+    An English question is searched for and weighed by the Korean words its phrases
+    map to, and only when every content word of it is known: an unmapped word
+    ('refer a candidate') may be the whole point of the question. None when nothing
+    of the question can be weighed.
+    """
+    words = " ".join(ctx.ents.keywords)
+    if ctx.ko:
+        query = " ".join(ctx.turn.question.split())
+        text = f"{query} {words}"
+    elif ctx.ents.keywords and not _unknown_english(ctx):
+        query = text = words
+    else:
+        return None
+    return (query, text) if len(pairs(text)) >= MIN_SHARED else None
+
+
+def rescue(ctx: Ctx, against: dict[str, Any] | None = None) -> Blocks | None:
+    """Before saying the regulations do not cover it: the question itself searched.
+
+    The plans read the question through word lists; a word they were never taught
+    leaves them with nothing or with a neighbouring article. The regulations are
+    searched once for the question as written, and the article that speaks most
+    strongly to it (``evidence.answering``) is quoted. With ``against`` (the article
+    a plan would quote), only a stronger article replaces it. None when the search
+    finds nothing better: the caller then answers as it would have.
+    """
+    asked = question_query(ctx)
+    if asked is None:
+        return None
+    query, text = asked
+    searches = ctx.turn.all("search_regulations")
+    done = [c for c in searches if c.input.get("question") == query]
+    if not done:
+        if len(searches) >= _MAX_SEARCHES:
+            return None
+        args: dict[str, Any] = {"question": query}
+        when = as_of(ctx)
+        if when:
+            args["as_of"] = when
+        return call(ctx, "search_regulations", args)
+    hits = with_titles(ctx, hits_of(done[0]))
+    if ctx.ents.title_words:
+        hits = hits_titled(hits, ctx.ents.title_words)
+    chosen = answering(text, hits)
+    if not chosen:
+        return None
+    if against is not None and strength(text, chosen[0]) <= strength(text, against):
+        return None
+    return quote_articles(ctx, chosen)
+
+
+def honest_miss(ctx: Ctx, what: str, source: ToolCall | None = None) -> str:
+    """Nothing answers: 'not covered' (or 'nothing you may see'), unless the question
+    only points back at something said before ('그거 그때 말한 거'): that is not understood."""
+    if points_back(ctx.turn.question):
+        return not_understood(ctx)
+    return not_found(ctx, what, source)
+
+
 _PERIOD = re.compile(r"\d|일주일|하루|이틀|사흘|나흘|한 달|두 달|개월|주일|즉시|당일|전날")
 """A period or a figure an article states (a deadline in words counts: '일주일 안에')."""
 _NO_DAY_COUNT = (
@@ -230,7 +299,10 @@ def searched_topic(
         if quoted:
             return quoted, []
     if not hits:
-        return answer(not_found(ctx, topic_label(ctx), search)), []
+        found = rescue(ctx)
+        if found:
+            return found, []
+        return answer(honest_miss(ctx, topic_label(ctx), search)), []
     return None, hits
 
 
@@ -703,6 +775,8 @@ def plan_search(ctx: Ctx) -> Blocks:
         search = primary_search(ctx) or ctx.turn.all("search_regulations")[0]
         if search.failed and not came_back_empty(search):
             return answer(failure(ctx, search))
+        if points_back(ctx.turn.question):
+            return answer(not_understood(ctx))
         return answer(not_covered(ctx, ctx.turn.question.strip()))
     contact = any(w in ctx.turn.question.lower() for w in _CONTACT_WORDS)
     step = first_search(ctx, f"{search_query(ctx)} 문의처 전화 담당자" if contact else None)
@@ -724,8 +798,12 @@ def plan_search(ctx: Ctx) -> Blocks:
         quoted = article_answer(ctx, search) or _subject_again(ctx, search)
         if quoted:
             return quoted
+    if not hits and not contact:
+        found = rescue(ctx)
+        if found:
+            return found
     if not hits:
-        return answer(not_found(ctx, topic_label(ctx), search))
+        return answer(honest_miss(ctx, topic_label(ctx), search))
     if contact:
         return _contact_lines(ctx, hits)
     # The article that speaks most to the question's words picks the document; the
@@ -755,8 +833,14 @@ def plan_search(ctx: Ctx) -> Blocks:
     title = top.get("title")
     english = f"{title} — relevant articles of {citation}" if title else f"Articles of {citation}"
     quoted = _speaking(ranked_articles(ctx, doc_hits(hits, doc_no))[:3], words)
+    caveat = _no_amount(ctx, quoted) or _unaddressed(ctx, top, hits_of(search), words)
+    # The article the topic words found, checked against the question as written: an
+    # article sharing more of it answers instead (the words may have missed its point).
+    found = rescue(ctx, against=quoted[0] if quoted else top)
+    if found:
+        return found
     return answer(
-        (_no_amount(ctx, quoted) or _unaddressed(ctx, top, hits_of(search), words))
+        caveat
         + ctx.t(
             f"{titled(top, citation, '{title} — {citation}')}의 관련 조항입니다.\n{body}",
             f"{english}:\n{body}",
