@@ -370,6 +370,12 @@ _DEPT_CODE = re.compile(
     + r")(?![A-Za-z])",
     re.I,
 )
+# 'the staff list for DEV': a code after a preposition, written in capitals.
+_DEPT_CODE_AFTER = re.compile(
+    r"\b(?:for|in|of|from)\s(?:the\s)?(" + "|".join(sorted(set(DEPARTMENTS.values()))) + r")\b"
+)
+_HR_SYSTEM = re.compile(r"(?i)\bhr\s?(?:system|시스템|db|data|database|records?|view)")
+_PER_DEPARTMENT = ("부서별", "팀별", "by department", "per department", "each department")
 
 
 def _department_words() -> tuple[tuple[str, str], ...]:
@@ -480,7 +486,8 @@ _ROSTER_FIELDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "부서",
         re.compile(
-            r"부서(?:랑|와|가|는|도|이랑|하고)|소속|무슨 부서|어느 부서|어떤 부서"
+            r"부서(?:랑|와|가|는|도|이랑|하고)|부서\s?(?:알려|뭐|어디|확인|좀|$)"
+            r"|소속|무슨 부서|어느 부서|어떤 부서"
             r"|(?:and|which|what|my|own) department|department and"
         ),
     ),
@@ -624,6 +631,14 @@ _NOT_ROSTER = (
     "allowed",
     "how often",
     "how long",
+    # roles the employees view does not hold (팀장 is no 직급)
+    "팀장",
+    "본부장",
+    "대표",
+    "상사",
+    "team lead",
+    "boss",
+    "supervisor",
 )
 _EXTREMES = (
     "제일",
@@ -671,6 +686,8 @@ class Roster:
     """A days-left comparison ('10일 이하': ('<=', 10))."""
     by_hire: bool = False
     """Listed in order of hire ('입사일 순으로')."""
+    per_dept: bool = False
+    """Counted per department ('부서별로 몇 명')."""
 
 
 def _rank_filter(question: str, lowered: str) -> tuple[tuple[str, ...], str]:
@@ -764,10 +781,15 @@ def _left_filter(question: str, lowered: str) -> tuple[str, int] | None:
 def roster_query(question: str) -> Roster:
     """Read a roster question: department, own team, title, hire date, fields, days left."""
     lowered = " " + re.sub(r"[?!.,]", " ", question.lower()) + " "
-    dept = next((code for word, code in _DEPARTMENT_WORDS if word in lowered), None)
+    # 'the HR system', 'HR DB': where records are kept, not the HR department.
+    unsystem = _HR_SYSTEM.sub(" ", question)
+    lowered_dept = _HR_SYSTEM.sub(" ", lowered)
+    dept = next((code for word, code in _DEPARTMENT_WORDS if word in lowered_dept), None)
     if dept is None:
-        code = _DEPT_CODE.search(question)
+        code = _DEPT_CODE.search(unsystem)
+        after = None if code else _DEPT_CODE_AFTER.search(unsystem)
         dept = (code.group(1) or code.group(2)).upper() if code else None
+        dept = after.group(1) if after else dept
     scrubbed = lowered
     for word, _ in _DEPARTMENT_WORDS:
         scrubbed = scrubbed.replace(word, " ")
@@ -796,6 +818,7 @@ def roster_query(question: str) -> Roster:
         leave=leave,
         left=_left_filter(question, lowered) if leave else None,
         by_hire=any(w in lowered for w in _BY_HIRE),
+        per_dept=any(w in lowered for w in _PER_DEPARTMENT),
     )
 
 
@@ -816,7 +839,7 @@ def asks_roster(question: str, ents: Entities) -> bool:
     if any(w in scrubbed for w in _NOT_ROSTER):
         return False
     r = roster_query(question)
-    group = bool(r.dept or r.own_team or r.everyone)
+    group = bool(r.dept or r.own_team or r.everyone or r.per_dept)
     if r.leave:
         # Days left compared with a number, over a group: the ERP rows filtered.
         return (

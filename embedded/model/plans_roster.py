@@ -245,8 +245,10 @@ def _listed(ctx: Ctx, r: Roster, records: list[dict[str, Any]], dept: str | None
     if (r.hire or r.by_hire) and "입사일" not in fields:
         fields.insert(0, "입사일")
     what = _what(ctx, r, dept)
-    lines = [_line(ctx, rec, fields) for rec in records[:_MAX_LINES]]
-    if len(records) > _MAX_LINES:
+    # Counted per department: the counts answer; the people are not listed one by one.
+    shown = [] if r.per_dept else records[:_MAX_LINES]
+    lines = [_line(ctx, rec, fields) for rec in shown]
+    if shown and len(records) > _MAX_LINES:
         more = len(records) - _MAX_LINES
         lines.append(ctx.t(f"- … 외 {more}명", f"- … and {more} more"))
     count = len(records)
@@ -254,8 +256,14 @@ def _listed(ctx: Ctx, r: Roster, records: list[dict[str, Any]], dept: str | None
         f"{what}: 조회 가능한 직원은 {count}명입니다.",
         f"{count} employee{'s' if count != 1 else ''} visible to you in {what}:",
     )
-    text = head + "\n" + "\n".join(lines)
+    text = head + "".join("\n" + line for line in lines)
     text += _boundary(ctx, r, records)
+    if r.per_dept:
+        counts: dict[str, int] = {}
+        for rec in records:
+            counts[str(rec.get("부서"))] = counts.get(str(rec.get("부서")), 0) + 1
+        per = ", ".join(ctx.t(f"{d} {n}명", f"{d} {n}") for d, n in sorted(counts.items()))
+        text += ctx.t(f"\n부서별: {per}.", f"\nPer department: {per}.")
     text += _masked_note(ctx, records)
     text += ctx.t(
         "\n(플랫폼의 행 필터가 보여준 행만 나열했습니다.)",
@@ -422,7 +430,7 @@ def _left_answer(ctx: Ctx, r: Roster, result: ToolCall, dept: str | None) -> Blo
 
 
 def _self_answer(ctx: Ctx, r: Roster, records: list[dict[str, Any]]) -> Blocks:
-    fields = [f for f in ("부서", "직급", "입사일", "연락처", "비고") if f in r.fields]
+    fields = [f for f in ("부서", "직급", "사번", "입사일", "연락처", "비고") if f in r.fields]
     fields = fields or ["부서", "직급"]
     lines = []
     for rec in records[:_MAX_LINES]:

@@ -28,6 +28,8 @@ from embedded.model.plans_roster import plan_roster
         "Show me the general managers in the security department",
         "과장 이상인 사람 누구야?",
         "SAL 팀 명단 보여줘",
+        "부서별로 직원 몇 명인지 알려줘",
+        "Show the staff list for DEV with contacts",
     ],
 )
 def test_roster_questions_are_rosters(question: str) -> None:
@@ -57,6 +59,7 @@ def test_questions_other_plans_answer_stay_with_them(question: str, intent: str)
         "과장 이상 출장 숙박비 한도는 얼마야?",
         "우리 팀 재택근무 승인은 누가 해?",
         "직급별 경조금 규정 알려줘",
+        "우리 팀장님 누구야?",
     ],
 )
 def test_rule_questions_are_no_rosters(question: str) -> None:
@@ -81,6 +84,17 @@ def test_filters_are_read() -> None:
     assert (r.leave, r.left) == ("육아휴직", ("<=", 10))
     r = roster_query("Who in my team has fewer than 10 days of childcare leave left?")
     assert r.left == ("<", 10)
+
+
+def test_more_filters_are_read() -> None:
+    assert roster_query("Show the staff list for DEV with contacts").dept == "DEV"
+    assert (
+        roster_query("What job title and department does the HR system have for me?").dept is None
+    )
+    r = roster_query("부서별로 직원 몇 명인지 알려줘")
+    assert r.per_dept and r.people
+    assert roster_query("내 직급이랑 입사일, 부서 알려줘").fields == ("직급", "부서", "입사일")
+    assert roster_query("팀원들 입사일 순으로 알려줘").by_hire
 
 
 def test_roster_words_are_no_names() -> None:
