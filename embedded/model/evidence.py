@@ -117,7 +117,7 @@ def strength(text: str, hit: dict[str, Any]) -> tuple[int, int]:
     return met, sum(p in hay for p in frozenset().union(*words))
 
 
-def _states_a_rule(hit: dict[str, Any]) -> bool:
+def states_a_rule(hit: dict[str, Any]) -> bool:
     """An article of purpose or commencement ('제1조 목적', '부칙 시행일') names its topics
     but states no rule about them: it answers no question but what the document is for."""
     heading = str(hit.get("article_title") or "")
@@ -136,7 +136,7 @@ def answering(text: str, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
     documents disagree ('매년 2월' in one, '매년 3월' in another) the reader sees both.
     """
     count = len(_words(text))
-    scored = [(strength(text, h), i, h) for i, h in enumerate(hits) if _states_a_rule(h)]
+    scored = [(strength(text, h), i, h) for i, h in enumerate(hits) if states_a_rule(h)]
     scored.sort(key=lambda s: (-s[0][0], -s[0][1], s[1]))
     if not scored:
         return []

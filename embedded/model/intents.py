@@ -93,6 +93,14 @@ def _about_orders(q: str, e: Entities) -> bool:
             "합계",
             "합치",
             "total",
+            # one order's amount or requester ('발주 얼마짜리야', '누가 올렸어')
+            "얼마짜리",
+            "얼마였",
+            "올렸",
+            "올린",
+            "who placed",
+            "who requested",
+            "how much was",
         )
     )
     return orders and e.amount is None and record

@@ -38,7 +38,14 @@ from embedded.model.compose import (
     with_titles,
 )
 from embedded.model.entities import resolve_relative
-from embedded.model.evidence import MIN_SHARED, answering, pairs, points_back, strength
+from embedded.model.evidence import (
+    MIN_SHARED,
+    answering,
+    pairs,
+    points_back,
+    states_a_rule,
+    strength,
+)
 from embedded.model.lexicon import EN_TO_KO, LEAVE_TYPES, TOPIC_WORDS
 
 if TYPE_CHECKING:
@@ -225,7 +232,138 @@ def rescue(ctx: Ctx, against: dict[str, Any] | None = None) -> Blocks | None:
         return None
     if against is not None and strength(text, chosen[0]) <= strength(text, against):
         return None
+    if asks_comparison(ctx.turn.question):
+        step = compared(ctx, chosen, query)
+        if step:
+            return step
     return quote_articles(ctx, chosen)
+
+
+# A comparison with another version ('1판이랑 지금 판 비교', '예전 판이랑 달라?', 'what changed').
+_COMPARE_WORDS = (
+    "비교",
+    "달라",
+    "다른가",
+    "다른지",
+    "달라졌",
+    "바뀌",
+    "바꼈",
+    "바뀐",
+    "변경됐",
+    "변경된",
+    "차이",
+    "예전 판",
+    "예전판",
+    "이전 판",
+    "이전판",
+    "전 판",
+    "옛날 판",
+    "compare",
+    "compared",
+    "differ",
+    "difference",
+    "changed",
+    "previous version",
+    "earlier version",
+    "old version",
+)
+_NAMED_VERSION = re.compile(
+    r"(?<!\d)(\d{1,2})\s*(?:판|차)(?![가-힣])|\b(?:version|v)\s*(\d{1,2})\b", re.I
+)
+
+
+def asks_comparison(question: str) -> bool:
+    """The question compares a rule with another version of it."""
+    lowered = question.lower()
+    return any(w in lowered for w in _COMPARE_WORDS)
+
+
+def _older_version(ctx: Ctx, doc_no: str, current: int) -> dict[str, Any] | bool | None:
+    """The version asked to compare with (named, else the one before ``current``).
+
+    Returns the version record, None when there is none, or False when the
+    document's versions are not known yet (describe it first).
+    """
+    described = [c for c in ctx.turn.all("describe_regulation") if c.input.get("doc_no") == doc_no]
+    if not described:
+        return False
+    versions = [v for v in (described[0].data or {}).get("versions") or [] if isinstance(v, dict)]
+    in_force = [v for v in versions if v.get("status") == "APPROVED" and v.get("effective_from")]
+    named = [
+        int(a or b) for a, b in _NAMED_VERSION.findall(ctx.turn.question) if int(a or b) != current
+    ]
+    wanted = named[0] if named else current - 1
+    return next((v for v in in_force if int(v.get("version") or 0) == wanted), None)
+
+
+def compared(ctx: Ctx, quoted: list[dict[str, Any]], query: str) -> Blocks | None:
+    """The quoted articles, each beside the same article in the version asked about.
+
+    The document's versions are read (describe), the regulations are searched as
+    of the older version's first day, and each article is matched by its heading
+    (its number may have moved). Says whether each changed; an article the older
+    version does not have is said to be new. None when the comparison cannot be
+    made (no version before, the tools missing): the caller quotes as usual.
+    """
+    quoted = [h for h in quoted if states_a_rule(h)] or quoted  # a purpose article is no rule
+    if not quoted or not ctx.has("describe_regulation"):
+        return None
+    top = quoted[0]
+    doc_no = str(top.get("doc_no"))
+    try:
+        current = int(top.get("version") or 0)
+    except (TypeError, ValueError):
+        return None
+    older = _older_version(ctx, doc_no, current)
+    if older is False:
+        return call(ctx, "describe_regulation", {"doc_no": doc_no})
+    if not isinstance(older, dict):
+        return None
+    since = str(older.get("effective_from"))
+    headings = " ".join(str(h.get("article_title") or "") for h in quoted)
+    old_query = f"{title_of(top)} {headings} {query}".strip()
+    done = [c for c in ctx.turn.all("search_regulations") if c.input.get("as_of") == since]
+    if not done:
+        return call(ctx, "search_regulations", {"question": old_query, "as_of": since})
+    then = [
+        h for h in hits_of(done[0])
+        if h.get("doc_no") == doc_no and str(h.get("version")) == str(older.get("version"))
+    ]  # fmt: skip
+    now_cite = cite(ctx, doc_no, current, top.get("effective_from"))
+    old_cite = cite(ctx, doc_no, older.get("version"), since)
+    lines = []
+    for hit in quoted:
+        heading = str(hit.get("article_title") or "")
+        same = next((h for h in then if str(h.get("article_title") or "") == heading), None)
+        head = f"{hit.get('article_no') or ''} {heading}".strip()
+        now_text = str(hit.get("text") or "")
+        if same is None:
+            lines.append(
+                ctx.t(
+                    f'- {head}: 지금 "{now_text}" — 제{older.get("version")}차에서는 이 조항을 '
+                    "찾을 수 없습니다 (그 뒤에 생긴 조항일 수 있습니다).",
+                    f'- {head}: now "{now_text}" — not found in version '
+                    f"{older.get('version')} (it may have been added since).",
+                )
+            )
+            continue
+        old_text = str(same.get("text") or "")
+        changed = squash(old_text) != squash(now_text)
+        lines.append(
+            ctx.t(
+                f'- {head}: 지금 "{now_text}" / 제{older.get("version")}차 "{old_text}" → '
+                + ("바뀌었습니다." if changed else "같습니다."),
+                f'- {head}: now "{now_text}" / version {older.get("version")} "{old_text}" → '
+                + ("changed." if changed else "unchanged."),
+            )
+        )
+    body = "\n".join(lines)
+    return answer(
+        ctx.t(
+            f"{titled(top, now_cite, '{title} {citation}')}와 {old_cite}를 비교합니다.\n{body}",
+            f"{titled(top, now_cite, '{title} {citation}')} compared with {old_cite}:\n{body}",
+        )
+    )
 
 
 def honest_miss(ctx: Ctx, what: str, source: ToolCall | None = None) -> str:
@@ -415,7 +553,7 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
     days = days_in(texts, topic)
     citation = cite(ctx, doc_no, top.get("version"), top.get("effective_from"))
     if days is None:
-        stated = article_answer(ctx, days_asked=True)
+        stated = article_answer(ctx, days_asked=True) or rescue(ctx)
         if stated:
             return stated  # the rule states no number of days: what it does say
         return answer(
@@ -839,6 +977,10 @@ def plan_search(ctx: Ctx) -> Blocks:
     found = rescue(ctx, against=quoted[0] if quoted else top)
     if found:
         return found
+    if asks_comparison(ctx.turn.question):
+        step = compared(ctx, quoted or [top], search_query(ctx))
+        if step:
+            return step
     return answer(
         caveat
         + ctx.t(
