@@ -125,6 +125,8 @@ _NOT_NAMES = frozenset(
         "미만",
         "초과",
         "이내",
+        "이전",
+        "이후",
         "이하인",
         "이상인",
         "미만인",
@@ -800,7 +802,8 @@ def roster_query(question: str) -> Roster:
         # An English title filters only when the question speaks of titles or of a
         # group ('managers on my team'), not 'who is my manager'.
         group = dept or any(w in lowered for w in _OWN_TEAM + _EVERYONE)
-        if not (group or any(w in lowered for w in _RANK_CONTEXT_EN)):
+        plural = said.endswith("s") and " who " in lowered  # 'who are the managers'
+        if not (group or plural or any(w in lowered for w in _RANK_CONTEXT_EN)):
             ranks, said = (), ""
     leave = next((kind for word, kind in LEAVE_TYPES.items() if word in lowered), None)
     words = re.findall(r"[가-힣a-z']+", lowered)

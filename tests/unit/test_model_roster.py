@@ -30,6 +30,8 @@ from embedded.model.plans_roster import plan_roster
         "SAL 팀 명단 보여줘",
         "부서별로 직원 몇 명인지 알려줘",
         "Show the staff list for DEV with contacts",
+        "Who are the deputy general managers?",
+        "2015년 이전에 입사한 사람 목록",
     ],
 )
 def test_roster_questions_are_rosters(question: str) -> None:
@@ -101,6 +103,7 @@ def test_roster_words_are_no_names() -> None:
     assert named_people("회사에서 차장인 사람 누구누구야?") == []
     assert named_people("팀원들 중 육아휴직 잔여일수가 10일 이하로 남은 사람 있어?") == []
     assert named_people("구매팀 직원 명단을 보여줘") == []
+    assert named_people("2015년 이전에 입사한 사람 목록") == []
 
 
 def _ctx(question: str, calls: list[ToolCall] | None = None) -> Ctx:
