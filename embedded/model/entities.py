@@ -553,7 +553,8 @@ def _language(question: str) -> str:
     prose = _DOC_NO.sub(" ", question[:start] if start >= 0 else question)
     hangul = len(re.findall(r"[가-힣]+", prose))
     latin = len(re.findall(r"\b[A-Za-z]{2,}\b", prose))
-    return "en" if hangul <= 1 and latin >= 4 else "ko"
+    # English prose quoting a name or a title ('versus 곽호은, the other 부장 on my team').
+    return "en" if (hangul <= 1 and latin >= 4) or (latin >= 6 and latin >= 3 * hangul) else "ko"
 
 
 _EN_TOKEN = re.compile(r"[A-Za-z]+")

@@ -656,7 +656,7 @@ _DOCUMENT_INTENTS = frozenset(
 
 # Records looked up: a piece after one that asks nothing of its own ('부서별로 나눠서',
 # '소속이랑 연락처도') says how to show them.
-_RECORD_INTENTS = frozenset({"usage", "person_field", "contact"})
+_RECORD_INTENTS = frozenset({"usage", "person_field", "contact", "roster"})
 
 
 # Words that open a sentence continuing the one before: an alternative ('아님') or a

@@ -582,6 +582,14 @@ ALIASES: dict[str, str] = {
     "밖에서": "외부",
     "유에스비": "저장매체",
     "usb": "저장매체",
+    "나가": "외출",
+    "나가도": "외출",
+    "나갔다": "외출",
+    "허락": "허가",
+    "허락받아야": "허가",
+    "야근": "연장근로",
+    "잔업": "연장근로",
+    "일찍": "조퇴",
 }
 
 # Words of a rule whose grant varies by person (a base plus seniority): the ERP

@@ -580,6 +580,16 @@ _LEFT_OPS = {
 }
 # Words of a rule or of other records: a roster is asked without any of them.
 _NOT_ROSTER = (
+    # what one must do or may do ('누구랑 협의해야 돼', 'who should approve'): a rule
+    "해야",
+    "하려면",
+    "쓰려면",
+    "받아야",
+    "should",
+    "must",
+    "supposed to",
+    "have to",
+    "need to",
     "규정",
     "지침",
     "규칙",

@@ -124,6 +124,8 @@ def named_targets(ctx: Ctx) -> tuple[Blocks | None, list[Person] | None]:
     names = named_people(ctx.turn.question)
     if not names:
         return None, None
+    if _with_self(ctx) and ctx.asker and ctx.asker not in names:
+        names = [ctx.asker, *names]  # 'me versus 곽호은': both looked up
     found = lookup_call(ctx)
     if found is None:
         return call(ctx, "query_hr", {"question_sql": lookup_sql(names)}), None
@@ -145,6 +147,33 @@ def named_targets(ctx: Ctx) -> tuple[Blocks | None, list[Person] | None]:
             None,
         )
     return None, people
+
+
+_VERSUS = ("versus", " vs", "compare", "compared", "비교", "나랑", "저랑", "나와", "저와", "나하고")
+
+
+def _with_self(ctx: Ctx) -> bool:
+    """The asker is set beside the people named ('I have used versus 곽호은', '나랑 비교')."""
+    lowered = f" {ctx.turn.question.lower()} "
+    first_person = any(
+        w in lowered
+        for w in (
+            " i ",
+            " i've ",
+            " me ",
+            " my ",
+            "나랑",
+            "저랑",
+            "내가",
+            "제가",
+            "나는",
+            "저는",
+            "나와",
+            "저와",
+            "나하고",
+        )
+    )
+    return (first_person or asks_about_self(ctx)) and any(w in lowered for w in _VERSUS)
 
 
 def own_record(

@@ -336,11 +336,20 @@ _ALL_CLAIMS_SQL = (
 )
 
 
+# A field of a claim's record asked for ('청구일이 언제로 찍혀 있어', 'what status'): the record.
+_CLAIM_FIELDS = ("청구일", "언제", "날짜", "상태", "청구번호", "when", "date", "status")
+
+
 def _lists_claims(ctx: Ctx) -> bool:
-    """True for 'show my claims': claims asked about, lodging and rules not named."""
+    """True for 'show my claims': claims asked about, lodging and rules not named — or a
+    field of the claims' records asked with no rule to check them against."""
     q = ctx.turn.question.lower()
+    if not (cue(q, "own_claim") and ("청구" in q or "claim" in q)):
+        return False
+    if any(w in q for w in _CLAIM_FIELDS) and not _compliance(ctx):
+        return True
     lodging = any(w in q for w in ("숙박", "lodging", "hotel", "규정", "policy", "상한", "cap"))
-    return cue(q, "own_claim") and ("청구" in q or "claim" in q) and not lodging
+    return not lodging
 
 
 _RULE_WORDS = ("규정", "한도", "상한", "위반", "초과", "cap", "limit", "rule", "policy")
