@@ -341,6 +341,34 @@ def _hire_extreme_asked(q: str) -> bool:
     return hire and superlative and not named_people(q) and not _names_leave(q)
 
 
+# Revisions still in flight: a comparison with one of them is the pending plans' question.
+_IN_FLIGHT = ("개정안", "draft", "pending", "upcoming", "예정", "진행 중", "진행중")
+
+
+def _compares(q: str) -> bool:
+    lowered = q.lower()
+    return (
+        cue(q, "version_compare")
+        and not any(w in lowered for w in _IN_FLIGHT)
+        and not cue(q, "remaining")
+        and not _records(q)
+    )
+
+
+def _compares_document(q: str, e: Entities) -> bool:
+    """Versions of a named document compared, nothing else named ('1판이랑 2판 차이')."""
+    if not (_compares(q) and (e.doc_nos or e.title_words)):
+        return False
+    title = set(e.title_words)
+    own = [k for k in e.keywords if k not in title and not cue(k, "version_compare")]
+    return not [k for k in own if not re.fullmatch(r"\d+\s*(?:판|차)\S*", k)]
+
+
+def _compares_rule(q: str, e: Entities) -> bool:
+    """A rule compared with another version of it ('월급날 예전 판이랑 달라?')."""
+    return _compares(q) and bool(e.doc_nos or e.title_words or e.keywords)
+
+
 # (intent, test) in priority order; the first test that holds wins.
 INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("literal_sql", lambda q, e: e.sql is not None),
@@ -374,6 +402,11 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # 있어?' asks a rule about citing, not a chain.
     ("authority", lambda q, e: cue(q, "authority") and _names_regulation(e)),
     ("pending_list", lambda q, e: _pending_anywhere(q, e)),
+    # '채용 운영지침 1판이랑 지금 판 비교', 'has that number always been the same?': the
+    # article beside the same article of another version (a document's history and its
+    # changed articles, when only the document is named).
+    ("describe", lambda q, e: _compares_document(q, e)),
+    ("search", lambda q, e: _compares_rule(q, e)),
     # 'version history랑 draft 상태': the history (drafts included) describes the document.
     ("describe", lambda q, e: bool(e.doc_nos or e.title_words) and cue(q, "describe_title")),
     ("pending_status", lambda q, e: cue(q, "pending_status")),

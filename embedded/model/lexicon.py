@@ -181,6 +181,10 @@ EN_TO_KO: dict[str, str] = {
     "ulsan": "울산",
 }
 
+from embedded.model.lexicon_en import EN_TERMS  # noqa: E402  (the corpus's English vocabulary)
+
+EN_TO_KO.update({k: v for k, v in EN_TERMS.items() if k not in EN_TO_KO})
+
 # English phrases that name a regulation title (→ the Korean words of that title).
 EN_TITLE_WORDS: dict[str, list[str]] = {
     "performance review calibration": ["인사평가", "보정"],
@@ -706,6 +710,34 @@ CUES: dict[str, tuple[str, ...]] = {
         "based on",
     ),
     # Describing a document named by title: what it is, its versions, what changed.
+    # Another version set beside this one ('1판이랑 지금 판', 'what changed between').
+    "version_compare": (
+        "비교",
+        "달라졌",
+        "바뀌었",
+        "바뀐 점",
+        "바뀐 게",
+        "바뀐 거",
+        "바꼈",
+        "변경됐",
+        "변경된 점",
+        "차이",
+        "예전 판",
+        "예전판",
+        "이전 판",
+        "이전판",
+        "전 판",
+        "옛날 판",
+        "compare",
+        "changed",
+        "difference between",
+        "differ from",
+        "previous version",
+        "earlier version",
+        "old version",
+        "always been",
+        "used to be",
+    ),
     "describe_title": (
         "어떤 규정",
         "무슨 규정",

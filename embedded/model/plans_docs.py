@@ -29,7 +29,7 @@ from embedded.model.compose import (
 from embedded.model.intents import cue
 from embedded.model.lexicon import TITLE_SUFFIXES
 from embedded.model.people import asks_about_self, lookup_call, lookup_sql, people_of
-from embedded.model.plans_rules import as_of, topic_label
+from embedded.model.plans_rules import as_of, asks_comparison, compared, topic_label
 
 if TYPE_CHECKING:
     from embedded.model.conversation import ToolCall
@@ -221,7 +221,18 @@ def plan_describe(ctx: Ctx) -> Blocks:
             f"effect{_summary(v)}.",
         )
     step, quoted = _asked_article(ctx, doc_no, str(reg.get("title") or ""))
-    return step or answer(text + quoted)
+    if step:
+        return step
+    if asks_comparison(ctx.turn.question) and len(in_force) > 1:
+        # 'what changed between its versions': the changed articles set side by side.
+        hits = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
+        mine = [h for h in hits if h.get("doc_no") == doc_no and not h.get("as_of")]
+        side = compared(ctx, mine, "") if mine else None
+        if side and any(b["type"] == "tool_use" for b in side):
+            return side
+        if side:
+            quoted += "\n\n" + "".join(b["text"] for b in side if b["type"] == "text")
+    return answer(text + quoted)
 
 
 _ALSO_ASKED = (

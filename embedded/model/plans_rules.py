@@ -46,6 +46,7 @@ from embedded.model.evidence import (
     states_a_rule,
     strength,
 )
+from embedded.model.intents import cue
 from embedded.model.lexicon import EN_TO_KO, LEAVE_TYPES, TOPIC_WORDS
 
 if TYPE_CHECKING:
@@ -239,43 +240,15 @@ def rescue(ctx: Ctx, against: dict[str, Any] | None = None) -> Blocks | None:
     return quote_articles(ctx, chosen)
 
 
-# A comparison with another version ('1판이랑 지금 판 비교', '예전 판이랑 달라?', 'what changed').
-_COMPARE_WORDS = (
-    "비교",
-    "달라",
-    "다른가",
-    "다른지",
-    "달라졌",
-    "바뀌",
-    "바꼈",
-    "바뀐",
-    "변경됐",
-    "변경된",
-    "차이",
-    "예전 판",
-    "예전판",
-    "이전 판",
-    "이전판",
-    "전 판",
-    "옛날 판",
-    "compare",
-    "compared",
-    "differ",
-    "difference",
-    "changed",
-    "previous version",
-    "earlier version",
-    "old version",
-)
 _NAMED_VERSION = re.compile(
     r"(?<!\d)(\d{1,2})\s*(?:판|차)(?![가-힣])|\b(?:version|v)\s*(\d{1,2})\b", re.I
 )
+"""A version named in a question ('1판', '제2차', 'version 1')."""
 
 
 def asks_comparison(question: str) -> bool:
-    """The question compares a rule with another version of it."""
-    lowered = question.lower()
-    return any(w in lowered for w in _COMPARE_WORDS)
+    """The question sets a rule beside another version of it."""
+    return cue(question, "version_compare")
 
 
 def _older_version(ctx: Ctx, doc_no: str, current: int) -> dict[str, Any] | bool | None:
@@ -294,6 +267,36 @@ def _older_version(ctx: Ctx, doc_no: str, current: int) -> dict[str, Any] | bool
     ]
     wanted = named[0] if named else current - 1
     return next((v for v in in_force if int(v.get("version") or 0) == wanted), None)
+
+
+# Words of a version summary that say how, not what ('개정: 이월 한도 조정').
+_SUMMARY_FILLER = frozenset(
+    "개정 제정 신설 조항 기준 변경 조정 인상 인하 강화 완화 추가 삭제 정비 명확화 및 등".split()
+)
+
+
+def _changed_topics(ctx: Ctx, doc_no: str, version: int) -> list[str]:
+    """What the version's summary says it changed, as words ('이월', '한도'); [] unknown."""
+    described = [c for c in ctx.turn.all("describe_regulation") if c.input.get("doc_no") == doc_no]
+    versions = (described[0].data or {}).get("versions") or [] if described else []
+    summary = next(
+        (str(v.get("summary") or "") for v in versions
+         if isinstance(v, dict) and str(v.get("version")) == str(version)),
+        "",
+    )  # fmt: skip
+    words = re.findall(r"[가-힣]{2,}", summary.split(":", 1)[-1])
+    return [w for w in dict.fromkeys(words) if w not in _SUMMARY_FILLER]
+
+
+def _asks_own_topic(ctx: Ctx) -> bool:
+    """The question names what to compare beyond the document ('면접위원 수랑 수습기간')."""
+    title = {squash(w) for w in ctx.ents.title_words}
+    own = [
+        k for k in content_words(ctx.ents.keywords)
+        if squash(k) not in title and not any(squash(k) in t or t in squash(k) for t in title)
+        and not cue(k, "version_compare") and not _NAMED_VERSION.search(k)
+    ]  # fmt: skip
+    return bool(own)
 
 
 def compared(ctx: Ctx, quoted: list[dict[str, Any]], query: str) -> Blocks | None:
@@ -319,6 +322,26 @@ def compared(ctx: Ctx, quoted: list[dict[str, Any]], query: str) -> Blocks | Non
         return call(ctx, "describe_regulation", {"doc_no": doc_no})
     if not isinstance(older, dict):
         return None
+    changed = _changed_topics(ctx, doc_no, current)
+    spoken = any(w in f"{h.get('article_title')} {h.get('text')}" for h in quoted for w in changed)
+    if changed and not (_asks_own_topic(ctx) and spoken):
+        # The document as a whole ('1판이랑 2판 차이가 뭐야?'), or articles the version
+        # did not change: the articles its summary names ('개정: 이월 한도 조정') are
+        # the ones compared.
+        query = f"{title_of(top)} {' '.join(changed)}"
+        now = [
+            c for c in ctx.turn.all("search_regulations")
+            if c.input.get("question") == query and not c.input.get("as_of")
+        ]  # fmt: skip
+        if not now:
+            return call(ctx, "search_regulations", {"question": query})
+        on_topic = [
+            h for h in with_titles(ctx, hits_of(now[0]))
+            if h.get("doc_no") == doc_no and states_a_rule(h)
+            and any(w in f"{h.get('article_title')} {h.get('text')}" for w in changed)
+        ]  # fmt: skip
+        quoted = on_topic[:3] or quoted
+        top = quoted[0]
     since = str(older.get("effective_from"))
     headings = " ".join(str(h.get("article_title") or "") for h in quoted)
     old_query = f"{title_of(top)} {headings} {query}".strip()
@@ -348,13 +371,13 @@ def compared(ctx: Ctx, quoted: list[dict[str, Any]], query: str) -> Blocks | Non
             )
             continue
         old_text = str(same.get("text") or "")
-        changed = squash(old_text) != squash(now_text)
+        differs = squash(old_text) != squash(now_text)
         lines.append(
             ctx.t(
                 f'- {head}: 지금 "{now_text}" / 제{older.get("version")}차 "{old_text}" → '
-                + ("바뀌었습니다." if changed else "같습니다."),
+                + ("바뀌었습니다." if differs else "같습니다."),
                 f'- {head}: now "{now_text}" / version {older.get("version")} "{old_text}" → '
-                + ("changed." if changed else "unchanged."),
+                + ("changed." if differs else "unchanged."),
             )
         )
     body = "\n".join(lines)
