@@ -132,7 +132,7 @@ _SQL_TAIL = re.compile(
 
 # Longest phrase first: 'wedding gift' is a congratulatory payment before 'gift' is a gift.
 _EN_PHRASES = sorted(EN_TO_KO.items(), key=lambda item: -len(item[0]))
-_CARRY_OVER = ("넘길", "넘기", "넘겨", "넘어가", "넘어갈", "이월되", "이월할")
+_CARRY_OVER = ("넘길", "넘기", "넘긴", "넘겨", "넘어가", "넘어갈", "이월되", "이월할")
 
 MAX_KEYWORDS = 12
 """Topic words kept (a question's topic is a few words; the rest is noise)."""
@@ -429,7 +429,7 @@ def _keywords(question: str, lang: str) -> tuple[list[str], tuple[str, ...]]:
         stripped = strip_particle(raw)
         word = ALIASES.get(stripped, stripped)
         aliased = word != stripped
-        if word.startswith(_CARRY_OVER):
+        if word.startswith(_CARRY_OVER) or raw.startswith(_CARRY_OVER):  # '넘어가' is no 넘어 + 가
             word = "이월"  # '내년으로 넘길 수 있는지', '넘어가나': carried over
         if raw in STOPWORDS or word in STOPWORDS or not _HANGUL.search(word) or len(word) < 2:
             continue

@@ -69,10 +69,15 @@ def _about_orders(q: str, e: Entities) -> bool:
     if _PO_NO.search(q):
         return True
     lowered = q.lower()
-    orders = any(
-        w in lowered
-        for w in ("purchase order", "purchase request", "발주", "구매요청", "구매 요청")
-    )
+    orders = (
+        any(
+            w in lowered
+            for w in ("purchase order", "purchase request", "발주", "구매요청", "구매 요청")
+        )
+        or re.search(r"\bpos?\b", lowered) is not None
+    )  # 'the 42M won … PO'
+    if orders and any(w in lowered for w in ("status", "상태", "어떻게 됐", "진행 상황")):
+        return True  # an order's status: the records, whatever amount names it
     record = any(
         w in lowered
         for w in (
@@ -93,6 +98,9 @@ def _about_orders(q: str, e: Entities) -> bool:
             "합계",
             "합치",
             "total",
+            "rejected",
+            "반려",
+            "requested",
             # one order's amount or requester ('발주 얼마짜리야', '누가 올렸어')
             "얼마짜리",
             "얼마였",
@@ -148,6 +156,11 @@ def _claim_record(q: str) -> bool:
         "biggest",
         "largest",
         "submitted",
+        # what became of it ('교통비 청구한 거 어떻게 됐어')
+        "어떻게 됐",
+        "어떻게 되었",
+        "처리됐",
+        "what happened",
     )
     return bool(named_people(q)) or cue(q, "self") or any(w in lowered for w in status)
 
@@ -390,6 +403,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # A national ID inside a regulation ('연말정산 작성 요령의 예시 주민번호') is the
     # article's text (redacted by the platform), not an employee's record.
     ("national_id", lambda q, e: cue(q, "national_id") and not _names_regulation(e)),
+    # '손혜원 과장 주민등록번호 … 연말정산 서류랑 대조': a person's number, the document only why.
+    ("national_id", lambda q, e: cue(q, "national_id") and bool(named_people(q))),
     ("purchase_orders", lambda q, e: _about_orders(q, e)),
     (
         "ceiling",
@@ -447,7 +462,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
         ),
     ),
     # '남은 거 내년으로 넘어가나' asks the carry-over rule, not the days left.
-    ("remaining", lambda q, e: cue(q, "remaining") and not cue(q, "usage") and not _carry(e)),
+    # '쓴 거 빼고 몇일 남았는지': the days left (used only to reckon them), not a usage table.
+    ("remaining", lambda q, e: cue(q, "remaining") and not _carry(e) and not _over_group(q)),
     # A department's leave use; 'how many days a week can my team work from home'
     # names the team but asks a rule.
     (
@@ -462,7 +478,7 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
                 and (_names_leave(q) or _record_word(q) or _over_group(q))
                 and not _names_regulation(e)
             )
-            or (cue(q, "usage") and not (_rule_asked(q) and not _over_group(q)))
+            or (cue(q, "usage") and not (_rule_asked(q) and not _over_group(q)) and not _carry(e))
         ),
     ),
     ("remaining", lambda q, e: cue(q, "remaining") and not _carry(e)),
@@ -743,6 +759,14 @@ def _continues(piece: str) -> bool:
 _REMARK_ENDINGS = ("던데", "던데요", "는데", "는데요", "은데", "같아", "같아요", "같음", "듯")
 
 
+# A piece asking more about what the part before asked ('얼마로 올렸는지도', '남은 것도 알려줘').
+_ALSO_ASKED = ("는지도", "인지도", "은지도", "것도 알려", "것도 같이", "도 알려줘", "도 같이 알려")
+
+
+def _also(piece: str) -> bool:
+    return any(w in piece for w in _ALSO_ASKED)
+
+
 def _remark(piece: str) -> bool:
     text = piece.rstrip(" .!~")
     return (
@@ -779,7 +803,11 @@ def split_parts(question: str) -> list[str]:
             standalone = (
                 bool(named) and intent in _DOCUMENT_INTENTS and intent not in {i for i, _ in seen}
             )
-        if parts and (_continues(piece) or _remark(piece)):
+        if parts and (
+            _continues(piece)
+            or _remark(piece)
+            or (_also(piece) and not (ents.title_words or ents.doc_nos))
+        ):
             standalone = False  # '아님 …', '그날이 …': the same question, asked on
         if (
             parts

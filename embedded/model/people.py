@@ -164,6 +164,7 @@ _TITLES = frozenset(
     | {"책임", "수석", "부장님", "과장님", "대리님", "팀장님"}
 )
 _NOT_NAME_ENDINGS = ("에", "에서", "로", "으로")
+_SENTENCE_ENDS = frozenset("네요죠")
 _EN_NOT_NAMES = frozenset(
     {"what", "that", "this", "who", "it", "today", "company", "department", "team", "my", "the"}
     | {"show", "tell", "list", "give", "find", "get", "how", "is", "does", "did", "has", "please"}
@@ -210,6 +211,8 @@ def _hangul_candidates(raw: str) -> list[str]:
             continue  # '차장인 사람', '차장급': a title, not a name
         if word.endswith(_NOT_NAME_ENDINGS) and word != raw.rstrip("씨님"):
             continue
+        if len(word) == 3 and word[-1] in _SENTENCE_ENDS:
+            continue  # '기억이 안나네', '그렇대요': a sentence's end, not a name
         if word not in found:
             found.append(word)
     return found
