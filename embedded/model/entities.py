@@ -405,6 +405,9 @@ def _english_title(lowered: str) -> list[str]:
     return []
 
 
+_GENERIC_NOUNS = frozenset("종류 구분 방법 내용 범위 대상 사항 경우 관련".split())
+
+
 def _keywords(question: str, lang: str) -> tuple[list[str], tuple[str, ...]]:
     """(topic words, those of them read off a verb)."""
     # 'open-source', 'follow-up': a hyphenated English compound is the phrase spaced.
@@ -424,7 +427,7 @@ def _keywords(question: str, lang: str) -> tuple[list[str], tuple[str, ...]]:
     # In the order the question says them (the longest phrase was only matched first).
     found.sort(key=lambda k: at.get(k, 0))
     if lang == "en":
-        return found, ()
+        return sorted(found, key=lambda w: w in _GENERIC_NOUNS), ()
     for raw in _WORD.findall(question):
         stripped = strip_particle(raw)
         word = ALIASES.get(stripped, stripped)
@@ -442,7 +445,11 @@ def _keywords(question: str, lang: str) -> tuple[list[str], tuple[str, ...]]:
         if word not in found:
             found.append(word)
     # A known topic noun is the subject wherever it stands ('팀원 육아휴직 한도').
-    ordered = sorted(found, key=lambda w: w not in TOPIC_WORDS and w not in LEAVE_TYPES)
+    # A word of any topic ('종류' of 'kinds of training', '방법') is never the subject.
+    ordered = sorted(
+        found,
+        key=lambda w: (w in _GENERIC_NOUNS, w not in TOPIC_WORDS and w not in LEAVE_TYPES),
+    )
     return ordered, tuple(derived)
 
 

@@ -104,6 +104,33 @@ def _hay(hit: dict[str, Any]) -> str:
     return _SPACES.sub("", text)
 
 
+# What a question asks for, and how an article states it: an article that states the
+# asked kind of thing ('언제까지' — '1월 말까지', '2주 안에') meets one more of its words.
+_ASKED_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        re.compile(r"언제까지|마감|기한|기간 안|deadline|by when|how long do"),
+        re.compile(
+            r"\d+\s*(?:일|주|개월|시간|년)\s*(?:안에|이내|전까지|전에|까지)|월\s*말까지|까지\s"
+        ),
+    ),
+    (
+        re.compile(r"얼마|금액|how much|amount"),
+        re.compile(r"\d[\d,]*\s*(?:원|만원|퍼센트|%)"),
+    ),
+    (
+        re.compile(
+            r"몇\s*(?:명|시간|회|번|개월|년|주)|how many (?:people|hours|times|months|years)"
+        ),
+        re.compile(r"\d+\s*(?:명|시간|회|번|개월|년|주)"),
+    ),
+)
+
+
+def _states_asked(text: str, hay: str) -> bool:
+    lowered = text.lower()
+    return any(asks.search(lowered) and states.search(hay) for asks, states in _ASKED_KINDS)
+
+
 def strength(text: str, hit: dict[str, Any]) -> tuple[int, int]:
     """``(words met, pairs shared)``: how strongly an article speaks to ``text``.
 
@@ -114,7 +141,31 @@ def strength(text: str, hit: dict[str, Any]) -> tuple[int, int]:
     hay = _hay(hit)
     words = _words(text)
     met = sum(2 * sum(p in hay for p in w) >= len(w) for w in words)
+    met += _states_asked(text, str(hit.get("text") or ""))
     return met, sum(p in hay for p in frozenset().union(*words))
+
+
+# Syllables that end a verb or a sentence: a long word ending so is no subject noun.
+_VERB_TAIL = frozenset("다요고서도야데지까줘해돼죠네면어아게는은을를라려며니거")
+
+
+def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]]) -> bool:
+    """A long noun of the question ('법인차량', '반려동물') that no article found names.
+
+    A compound of four syllables or more is what the question is specifically
+    about; when neither the article nor any other hit of the search meets it, the
+    article meeting the question's other words ('개인 용도') is about something else
+    (the card, not the car).
+    """
+    hays = [_hay(h) for h in [hit, *others]]
+    for raw in _HANGUL_RUN.findall(text):
+        word = _stem(strip_particle(raw))
+        if len(word) < 4 or word[-1] in _VERB_TAIL or word in _ASKING:
+            continue
+        own = [word[i : i + 2] for i in range(len(word) - 1)]
+        if all(2 * sum(p in hay for p in own) < len(own) for hay in hays):
+            return True
+    return False
 
 
 def states_a_rule(hit: dict[str, Any]) -> bool:
@@ -141,7 +192,7 @@ def answering(text: str, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if not scored:
         return []
     (met, shared_pairs), _, best = scored[0]
-    if met < min(2, count) or shared_pairs < MIN_SHARED:
+    if met < min(2, count) or shared_pairs < MIN_SHARED or misses_subject(text, best, hits):
         return []
     chosen = [best]
     texts = {_SPACES.sub("", str(best.get("text")))}

@@ -358,12 +358,34 @@ def _hire_extreme_asked(q: str) -> bool:
 _IN_FLIGHT = ("개정안", "draft", "pending", "upcoming", "예정", "진행 중", "진행중")
 
 
+_PROCESS_WORDS = (
+    "어떻게",
+    "처리",
+    "절차",
+    "누가",
+    "누구",
+    "how ",
+    "handled",
+    "what happens",
+    "if someone",
+    "who ",
+    "procedure",
+)
+
+
+def _asks_process(q: str) -> bool:
+    """The question asks how something is done or handled, not to do it."""
+    lowered = f" {q.lower()} "
+    return any(w in lowered for w in _PROCESS_WORDS)
+
+
 def _compares(q: str) -> bool:
     lowered = q.lower()
     return (
         cue(q, "version_compare")
         and not any(w in lowered for w in _IN_FLIGHT)
         and not cue(q, "remaining")
+        and not cue(q, "usage")
         and not _records(q)
     )
 
@@ -388,7 +410,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # 'policy the days number blue the the': word salad, whatever cue word it holds; the
     # search plan says it did not understand.
     ("search", lambda q, e: _word_salad(q)),
-    ("revision_request", lambda q, e: cue(q, "revision_request")),
+    # '개정 요청해줘': file one; 'how is a duplicate revision request handled?' asks the rule.
+    ("revision_request", lambda q, e: cue(q, "revision_request") and not _asks_process(q)),
     # '영업팀 명단이랑 직급', 'who on my team joined after 2022', '허은빈 입사일이랑 연락처':
     # a list or filter of employees (or several fields), no rule to state (people.py).
     ("roster", asks_roster),

@@ -48,6 +48,11 @@ EMPLOYEES_VIEW = "semantic.hr.employees"
 # Words of HR questions that are not names (the planner's vocabulary adds the rest).
 _NOT_NAMES = frozenset(
     {
+        # before and after ('개정 전후로', '그 전이랑'): time words that start like a surname
+        "전후",
+        "전이",
+        "전엔",
+        "전에",
         "얼마나",
         "얼마",
         "한도",

@@ -41,6 +41,7 @@ from embedded.model.entities import resolve_relative
 from embedded.model.evidence import (
     MIN_SHARED,
     answering,
+    misses_subject,
     pairs,
     points_back,
     states_a_rule,
@@ -418,8 +419,8 @@ def article_answer(
         return None  # a document named and not found is not found: no other one stands in
     hits = with_titles(ctx, hits_of(search or primary_search(ctx)))
     best = best_articles(hits, ctx.ents.keywords, weak=ctx.ents.derived)
-    if not best:
-        return None
+    if not best or (ctx.ko and misses_subject(ctx.turn.question, best[0], hits)):
+        return None  # none speaks to it, or none names what it is about ('법인차량')
     # The asked attribute checked: a question for a number of days that the article
     # does not state is told so before the article is quoted (no figure is made up).
     figureless = days_asked and not any(_PERIOD.search(str(h.get("text"))) for h in best)
@@ -1004,6 +1005,17 @@ def plan_search(ctx: Ctx) -> Blocks:
         step = compared(ctx, quoted or [top], search_query(ctx))
         if step:
             return step
+    if (
+        ctx.ko
+        and not ctx.ents.title_words
+        and misses_subject(
+            ctx.turn.question,
+            quoted[0] if quoted else top,
+            [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)],
+        )
+    ):
+        # '법인차량 개인 용도': the article found speaks of the card, not the car.
+        return answer(honest_miss(ctx, topic_label(ctx), search))
     return answer(
         caveat
         + ctx.t(
