@@ -1031,6 +1031,11 @@ POINTING_BACK: tuple[str, ...] = (
     "what you said",
     "you mentioned",
 )
+# Words that go with a pointer and name nothing themselves ('아까 말한 그거 다시 알려줘').
+POINTING_FILLERS: frozenset[str] = frozenset(
+    "그거 그게 그걸 그때 아까 저번 지난번 말한 말했던 다시 해줘 빨리 알려 알려줘 몇이었지 "
+    "뭐였지 뭐였더라 그거요 얘기한 얘기했던 이야기한".split()
+)
 
 # ── Roster vocabulary (plans_roster) ─────────────────────────────────────────
 # 직급 values of the HR employees view, lowest first (a title 'or above' is the rest).

@@ -48,7 +48,7 @@ from embedded.model.evidence import (
     strength,
 )
 from embedded.model.intents import cue
-from embedded.model.lexicon import EN_TO_KO, LEAVE_TYPES, TOPIC_WORDS
+from embedded.model.lexicon import EN_TO_KO, LEAVE_TYPES, POINTING_FILLERS, TOPIC_WORDS
 
 if TYPE_CHECKING:
     from embedded.model.conversation import ToolCall
@@ -919,9 +919,16 @@ def _speaking(hits: list[dict[str, Any]], words: list[str]) -> list[dict[str, An
     return hits[:1] + [h for h in hits[1:] if article_score(h, words) > 0]
 
 
+def _only_points_back(ctx: Ctx) -> bool:
+    """'아까 말한 그거 다시 알려줘': a pointer back and nothing it names of its own."""
+    if ctx.ents.title_words or ctx.ents.doc_nos or not points_back(ctx.turn.question):
+        return False
+    return all(k in POINTING_FILLERS for k in ctx.ents.keywords)
+
+
 def plan_search(ctx: Ctx) -> Blocks:
     """Find the regulation the question is about and quote what it says."""
-    if _names_nothing(ctx):
+    if _names_nothing(ctx) or _only_points_back(ctx):
         return answer(not_understood(ctx))
     if not (ctx.ents.keywords or ctx.ents.title_words or ctx.ents.doc_nos):
         # Nothing in the question names a topic: searching for it would quote
