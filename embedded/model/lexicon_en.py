@@ -1489,8 +1489,6 @@ EN_TERMS: dict[str, str] = {
     "inevitable": "불가피",
     "unfair": "부당",
     "improper": "부당",
-    "include": "포함",
-    "includes": "포함",
     "included": "포함",
     "including": "포함",
     "calculation": "산정",
