@@ -37,6 +37,7 @@ from embedded.model.compose import (
     titled,
     with_titles,
 )
+from embedded.model.conflicts import conflict_note
 from embedded.model.entities import resolve_relative
 from embedded.model.evidence import (
     MIN_SHARED,
@@ -164,6 +165,9 @@ def quote_articles(
         head = f"{hit.get('article_no') or ''} {hit.get('article_title') or ''}".strip()
         lines.append(f"- {name} {head}: {hit.get('text')}")
     body = "\n".join(lines)
+    step, conflict = conflict_note(ctx, hits[0], hits)
+    if step:
+        return step  # the documents' tiers (and their order's article) first
     return answer(
         ctx.t(
             f"{lead[0]}관련 조항은 다음과 같습니다.\n{body}"
@@ -174,6 +178,7 @@ def quote_articles(
             else f"The article that answers this:\n{body}",
         )
         + date_note(ctx, hits[0])
+        + conflict
     )
 
 
@@ -1023,6 +1028,9 @@ def plan_search(ctx: Ctx) -> Blocks:
     ):
         # '법인차량 개인 용도': the article found speaks of the card, not the car.
         return answer(honest_miss(ctx, topic_label(ctx), search))
+    step, conflict = conflict_note(ctx, quoted[0] if quoted else top, quoted)
+    if step:
+        return step
     return answer(
         caveat
         + ctx.t(
@@ -1030,6 +1038,7 @@ def plan_search(ctx: Ctx) -> Blocks:
             f"{english}:\n{body}",
         )
         + date_note(ctx, top)
+        + conflict
     )
 
 

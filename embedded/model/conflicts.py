@@ -1,0 +1,122 @@
+"""Two documents that state one point differently: both shown, and which one governs.
+
+The corpus repeats a rule in the regulation and in its guidelines; where a
+guideline was not revised with its regulation the two disagree ('분기마다 6시간'
+against '3시간'). An answer quoting one of them is then only half true. Another
+document's article with the same heading and nearly the same words but a different
+text is a conflict: each document is described (its tier: rule, regulation,
+guideline), the regulations' own article on the order of documents is searched for,
+and the answer says which text applies — citing that article, never a rule of the
+planner's own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from embedded.model.compose import call, cite, hits_of, squash, titled
+from embedded.model.evidence import pairs, states_a_rule
+
+if TYPE_CHECKING:
+    from embedded.model.compose import Blocks, Ctx
+
+ORDER_QUERY = "하위 사규 상위 사규 충돌 위계"
+"""What the regulations are searched for to find their article on the order of documents."""
+_SAME_POINT = 0.6
+"""Share of syllable pairs two article texts have in common to be about one point."""
+
+
+def _same_point(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Same heading, or texts sharing most of their syllable pairs, yet not the same text."""
+    text_a, text_b = str(a.get("text") or ""), str(b.get("text") or "")
+    if squash(text_a) == squash(text_b):
+        return False
+    if squash(str(a.get("article_title") or "")) == squash(str(b.get("article_title") or "")):
+        return True
+    left, right = pairs(text_a), pairs(text_b)
+    union = left | right
+    return bool(union) and len(left & right) / len(union) >= _SAME_POINT
+
+
+def conflicting(top: dict[str, Any], every: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Other documents' articles on the point ``top`` states, saying it otherwise."""
+    found: list[dict[str, Any]] = []
+    for hit in every:
+        if hit.get("doc_no") == top.get("doc_no") or not states_a_rule(hit):
+            continue
+        if any(h.get("doc_no") == hit.get("doc_no") for h in found):
+            continue
+        if _same_point(top, hit) and pairs(str(hit.get("article_title") or "")) & pairs(
+            str(top.get("article_title") or "") + str(top.get("text") or "")
+        ):
+            found.append(hit)
+    return found[:2]
+
+
+def _tier(ctx: Ctx, doc_no: str) -> int | None:
+    for c in ctx.turn.all("describe_regulation"):
+        if c.input.get("doc_no") == doc_no and not c.failed and c.data:
+            tier = (c.data.get("regulation") or {}).get("tier")
+            return int(tier) if isinstance(tier, int | str) and str(tier).isdigit() else None
+    return None
+
+
+def conflict_note(
+    ctx: Ctx, top: dict[str, Any], quoted: list[dict[str, Any]] | None = None
+) -> tuple[Blocks | None, str]:
+    """``(a call to make first, '')`` or ``(None, the note to add)`` ('' when no conflict).
+
+    ``quoted`` are the articles the answer already shows: a conflicting one among
+    them is not shown twice, but counts when deciding which document governs.
+    """
+    every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
+    shown = {str(h.get("doc_no")) for h in quoted or []}
+    others = conflicting(top, every + [h for h in quoted or [] if h is not top])
+    if not others or not ctx.has("describe_regulation"):
+        return None, ""
+    docs = [str(top.get("doc_no")), *(str(o.get("doc_no")) for o in others)]
+    for doc_no in docs:
+        if not any(c.input.get("doc_no") == doc_no for c in ctx.turn.all("describe_regulation")):
+            return call(ctx, "describe_regulation", {"doc_no": doc_no}), ""
+    order = [
+        c for c in ctx.turn.all("search_regulations") if c.input.get("question") == ORDER_QUERY
+    ]
+    if not order:
+        return call(ctx, "search_regulations", {"question": ORDER_QUERY}), ""
+    rule = next(
+        (
+            h
+            for h in hits_of(order[0])
+            if "상위" in str(h.get("text")) and "충돌" in str(h.get("text"))
+        ),
+        None,
+    )
+    lines = []
+    for hit in (o for o in others if str(o.get("doc_no")) not in shown):
+        citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
+        head = f"{hit.get('article_no') or ''} {hit.get('article_title') or ''}".strip()
+        lines.append(f"- {titled(hit, citation)} {head}: {hit.get('text')}")
+    tiers = {d: _tier(ctx, d) for d in docs}
+    known = {d: t for d, t in tiers.items() if t is not None}
+    ranked = sorted(known, key=lambda d: known[d])
+    body = "\n".join(lines)
+    note = ctx.t(
+        f"\n\n참고: 같은 사항을 다르게 정한 문서가 있습니다.\n{body}".rstrip(),
+        f"\n\nNote: another document states this differently:\n{body}".rstrip(),
+    )
+    if len(ranked) >= 2 and known[ranked[0]] < known[ranked[1]]:
+        higher = ranked[0]
+        basis = ""
+        if rule is not None:
+            citation = cite(
+                ctx, str(rule.get("doc_no")), rule.get("version"), rule.get("effective_from")
+            )
+            basis = ctx.t(
+                f' ({citation} {rule.get("article_no") or ""}: "{rule.get("text")}")',
+                f' ({citation} {rule.get("article_no") or ""}: "{rule.get("text")}")',
+            )
+        note += ctx.t(
+            f"\n위계가 높은 {higher}(위계 {known[higher]})의 내용이 적용됩니다{basis}.",
+            f"\nThe higher-ranking document {higher} (tier {known[higher]}) governs{basis}.",
+        )
+    return None, note
