@@ -120,6 +120,8 @@ def _pending_anywhere(q: str, e: Entities) -> bool:
         return False
     if _records(q):
         return False  # pending claims or orders are records, not revisions
+    if _asks_process(q):
+        return False  # 'how is a duplicate revision request handled?': the rule on requests
     if cue(q, "pending_list"):
         return True
     topic = any(k in TOPIC_WORDS for k in e.keywords)
@@ -285,6 +287,12 @@ _RULE_WORDS = (
     "allowed",
     "applies",
     "apply",
+    # who approves or permits is a rule, whatever group it names
+    "approve",
+    "approval",
+    "승인",
+    "결재",
+    "허가",
 )
 
 
@@ -358,25 +366,14 @@ def _hire_extreme_asked(q: str) -> bool:
 _IN_FLIGHT = ("개정안", "draft", "pending", "upcoming", "예정", "진행 중", "진행중")
 
 
-_PROCESS_WORDS = (
-    "어떻게",
-    "처리",
-    "절차",
-    "누가",
-    "누구",
-    "how ",
-    "handled",
-    "what happens",
-    "if someone",
-    "who ",
-    "procedure",
-)
+_PROCESS_WORDS = ("어떻게", "처리", "절차", "누가", "누구")
+_PROCESS_EN = re.compile(r"\b(?:how|who|handled|what happens|if someone|procedure)\b")
 
 
 def _asks_process(q: str) -> bool:
     """The question asks how something is done or handled, not to do it."""
-    lowered = f" {q.lower()} "
-    return any(w in lowered for w in _PROCESS_WORDS)
+    lowered = q.lower()
+    return any(w in lowered for w in _PROCESS_WORDS) or _PROCESS_EN.search(lowered) is not None
 
 
 def _compares(q: str) -> bool:
@@ -450,7 +447,12 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("pending_status", lambda q, e: cue(q, "pending_status")),
     (
         "pending_status",
-        lambda q, e: cue(q, "pending_any") and not cue(q, "days") and not _records(q),
+        lambda q, e: (
+            cue(q, "pending_any")
+            and not cue(q, "days")
+            and not _records(q)
+            and not _asks_process(q)
+        ),
     ),
     ("describe", lambda q, e: bool(e.doc_nos)),
     ("in_force_version", lambda q, e: cue(q, "in_force_version") and not cue(q, "days")),
@@ -501,7 +503,12 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
                 and (_names_leave(q) or _record_word(q) or _over_group(q))
                 and not _names_regulation(e)
             )
-            or (cue(q, "usage") and not (_rule_asked(q) and not _over_group(q)) and not _carry(e))
+            or (
+                cue(q, "usage")
+                and (_names_leave(q) or _record_word(q))  # 'can the card be used at …' is no record
+                and not (_rule_asked(q) and not _over_group(q))
+                and not _carry(e)
+            )
         ),
     ),
     ("remaining", lambda q, e: cue(q, "remaining") and not _carry(e)),
