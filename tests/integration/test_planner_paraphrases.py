@@ -64,10 +64,6 @@ cases:
   - id: gap_eligibility_by_age
     ask: My daughter is 9 and in third grade. Can I still take childcare leave for her?
     expect: {contains_pattern: "8세|age 8", contains: ["2학년"]}
-  - id: gap_bands_before_and_after
-    as: park
-    ask: 구매 결재 기준 개정 전후로 금액 구간이 어떻게 바뀌었어?
-    expect: {contains: ["300만", "2천만", "500만", "3천만"]}
   - id: gap_mismatch_across_documents
     as: park
     ask: >-
@@ -78,20 +74,11 @@ cases:
     as: cho
     ask: 대외비로 지정된 사규 전부 알려줘
     expect: {contains: ["HR-GDL-003", "HR-GDL-004", "FIN-GDL-004"]}
-  - id: gap_version_changes_with_figures
-    ask: >-
-      Give me an overview of the business trip expense guideline
-      and what changed between its versions.
-    expect: {contains: ["80,000", "100,000"]}
   # Blind set 3 and this session's probes, still open.
   - id: gap_side_business_paraphrase
     as: park
     ask: 팀원이 주말에 개인 쇼핑몰을 운영해도 규정상 괜찮아?
     expect: {contains: ["겸직", "허가"]}
-  - id: gap_version_diff_with_figures
-    as: cho
-    ask: 연차휴가 운영지침 1판이랑 2판 차이가 뭐야?
-    expect: {contains: ["6일", "4일"]}
   - id: gap_second_part_loses_the_trip
     ask: What's the hotel cap in Busan and when must I file the expense settlement?
     expect: {contains: ["90,000", "2주"]}
