@@ -395,6 +395,78 @@ def compared(ctx: Ctx, quoted: list[dict[str, Any]], query: str) -> Blocks | Non
     )
 
 
+_RESTRICTED_MARK = "대외비"
+"""How an article says the details it points to are restricted ('그 기준은 대외비로 관리한다')."""
+
+
+def last_look(ctx: Ctx) -> Blocks | None:
+    """Before 'not covered': a restricted detail, or a revision still in draft, that speaks to it.
+
+    An article found may say that the details asked for are kept restricted
+    ('세부 양정 기준은 … 대외비로 관리한다'): then nothing the caller may see covers
+    them, which is said with that article. Otherwise the revisions in flight are
+    read once: a draft or approved revision whose summary names the question's
+    subject ('클라우드 서비스 이용 보안 조항 신설') is told, as not in force. None when
+    neither applies (the caller says it is not covered).
+    """
+    words = " ".join(ctx.ents.keywords)
+    text = f"{ctx.turn.question} {words}" if ctx.ko else words
+    if not text.strip():
+        return None
+    every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
+    for hit in every:
+        if _RESTRICTED_MARK in str(hit.get("text")) and strength(text, hit)[0] >= 2:
+            citation = cite(
+                ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from")
+            )
+            head = f"{hit.get('article_no') or ''} {hit.get('article_title') or ''}".strip()
+            return answer(
+                ctx.t(
+                    "질문하신 세부 내용은 조회 가능한 규정에 없습니다. "
+                    f"{titled(hit, citation)} {head}에 "
+                    f'따르면 "{hit.get("text")}" — 그 기준은 대외비로 관리되어, 열람 권한이 없으면 '
+                    "볼 수 없습니다 (권한 밖이라 확인할 수 없습니다).",
+                    f"The details asked for are not in the regulations available to you. "
+                    f'{titled(hit, citation)} {head} says "{hit.get("text")}" — they are kept '
+                    "restricted (대외비), so they are not available to you without that clearance.",
+                )
+            )
+    if not ctx.has("pending_revision"):
+        return None
+    pending = [c for c in ctx.turn.all("pending_revision") if not c.input.get("doc_no")]
+    if not pending:
+        return call(ctx, "pending_revision", {})
+    rows = [r for r in (pending[0].data or {}).get("pending") or [] if isinstance(r, dict)]
+    named = [
+        r for r in rows
+        if r.get("status") in ("DRAFT", "IN_REVIEW", "APPROVED")
+        and strength(text, {"text": r.get("summary")})[0] >= 1
+        and not misses_subject(text, {"text": r.get("summary")}, [])
+        and any(
+            len(w) >= 2 and w in str(r.get("summary")) and not any(
+                w in f"{h.get('article_title')} {h.get('text')}" for h in every
+            )  # a subject some article in force speaks of is no draft-only subject
+            for w in ctx.ents.keywords
+        )
+    ]  # fmt: skip
+    if not named:
+        return None
+    lines = "\n".join(
+        f"- {r.get('doc_no')} {r.get('title') or ''} "
+        + ctx.t(f"제{r.get('version')}차", f"version {r.get('version')}")
+        + f" ({r.get('status')}): {r.get('summary')}"
+        for r in named
+    )
+    return answer(
+        ctx.t(
+            f"지금 시행 중인 규정에는 이 내용이 없습니다. 다만 진행 중인 개정안이 다룹니다 "
+            f"(아직 효력이 없습니다):\n{lines}",
+            f"No regulation in force covers this. A revision in progress addresses it "
+            f"(it has no effect yet):\n{lines}",
+        )
+    )
+
+
 def honest_miss(ctx: Ctx, what: str, source: ToolCall | None = None) -> str:
     """Nothing answers: 'not covered' (or 'nothing you may see'), unless the question
     only points back at something said before ('그거 그때 말한 거'): that is not understood."""
@@ -466,7 +538,7 @@ def searched_topic(
         if quoted:
             return quoted, []
     if not hits:
-        found = rescue(ctx)
+        found = rescue(ctx) or last_look(ctx)
         if found:
             return found, []
         return answer(honest_miss(ctx, topic_label(ctx), search)), []
@@ -973,7 +1045,7 @@ def plan_search(ctx: Ctx) -> Blocks:
         if quoted:
             return quoted
     if not hits and not contact:
-        found = rescue(ctx)
+        found = rescue(ctx) or last_look(ctx)
         if found:
             return found
     if not hits:
@@ -1011,6 +1083,8 @@ def plan_search(ctx: Ctx) -> Blocks:
     # The article the topic words found, checked against the question as written: an
     # article sharing more of it answers instead (the words may have missed its point).
     found = rescue(ctx, against=quoted[0] if quoted else top)
+    if not found and caveat:
+        found = last_look(ctx)  # what was asked is in no article quoted: restricted, or a draft
     if found:
         return found
     if asks_comparison(ctx.turn.question):
