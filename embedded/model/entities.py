@@ -582,6 +582,7 @@ def _english_vocabulary() -> dict[tuple[str, int], set[str]]:
 
 
 _EN_VOCAB = _english_vocabulary()
+_INFLECTIONS = ("ing", "ed", "ly", "es", "s")
 _EN_KNOWN = {w for bucket in _EN_VOCAB.values() for w in bucket}
 
 
@@ -619,11 +620,15 @@ def correct_english(question: str) -> str:
         lowered = word.lower()
         fixed = EN_SHORTHAND.get(lowered)
         if fixed is None and len(lowered) >= _MIN_TYPO_LEN and lowered not in _EN_KNOWN:
+            # 'waiting' is a word of its own, not 'writing' misspelt: an inflected word
+            # becomes only another form of its own stem ('passes' → 'passed').
+            suffix = next((x for x in _INFLECTIONS if lowered.endswith(x)), "")
+            stem = lowered[: len(lowered) - len(suffix)] if suffix else ""
             near = {
                 cand
                 for size in (len(lowered) - 1, len(lowered), len(lowered) + 1)
                 for cand in _EN_VOCAB.get((lowered[0], size), ())
-                if _one_edit(lowered, cand)
+                if _one_edit(lowered, cand) and (not stem or cand.startswith(stem))
             }
             fixed = near.pop() if len(near) == 1 else None
         if fixed is not None:

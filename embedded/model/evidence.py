@@ -145,6 +145,8 @@ def strength(text: str, hit: dict[str, Any]) -> tuple[int, int]:
     return met, sum(p in hay for p in frozenset().union(*words))
 
 
+# Particles the lexicon's list leaves on a word ('사규처럼', '부서마다').
+_MORE_PARTICLES = ("처럼", "같이", "보다", "마다", "만큼", "대로", "까지", "부터", "한테", "이랑")
 # Syllables that end a verb or a sentence: a long word ending so is no subject noun.
 _VERB_TAIL = frozenset("다요고서도야데지까줘해돼죠네면어아게는은을를라려며니거")
 
@@ -160,6 +162,10 @@ def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]])
     hays = [_hay(h) for h in [hit, *others]]
     for raw in _HANGUL_RUN.findall(text):
         word = _stem(strip_particle(raw))
+        for particle in _MORE_PARTICLES:  # '사규처럼' is 사규 + 처럼
+            if word.endswith(particle) and len(word) - len(particle) >= 2:
+                word = word[: -len(particle)]
+                break
         if len(word) < 4 or word[-1] in _VERB_TAIL or word in _ASKING:
             continue
         own = [word[i : i + 2] for i in range(len(word) - 1)]

@@ -101,8 +101,11 @@ def _about_orders(q: str, e: Entities) -> bool:
             "rejected",
             "반려",
             "requested",
-            # one order's amount or requester ('발주 얼마짜리야', '누가 올렸어')
+            # one order's amount or requester ('발주 얼마짜리야', '금액 얼마야', '누가 올렸어')
             "얼마짜리",
+            "얼마야",
+            "금액 얼마",
+            "금액이 얼마",
             "얼마였",
             "올렸",
             "올린",
