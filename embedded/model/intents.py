@@ -770,6 +770,9 @@ _CONTINUING = (
     "and if",
     "what if",
     "then ",
+    # why the answer is so ('왜 달라?', 'why?'): the same question, asked on
+    "왜 ",
+    "why",
 )
 
 

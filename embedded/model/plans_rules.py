@@ -784,6 +784,44 @@ def _names_article(hit: dict[str, Any], words: list[str]) -> bool:
 _FIRST = ("처음", "최초", "맨 처음", "제정", "도입", "first version", "originally", "introduced")
 
 
+EFFECT_QUERY = "사규 효력 발생 승인일 시행일"
+"""What the regulations are searched for to find their article on when a rule takes effect."""
+_WHY = ("왜", "이유", "달라", "다른", "why", "differ", "reason")
+
+
+def effect_basis(ctx: Ctx, hit: dict[str, Any]) -> tuple[Blocks | None, str]:
+    """Why a printed date is not the date in force: the regulations' own article, cited.
+
+    Asked only when the version's dates differ and the question asks why; the
+    article is searched for ('승인일', '시행일' in one text) rather than stated by the
+    planner. ``(a search to make, '')`` or ``(None, the sentence)`` ('' when not asked).
+    """
+    lowered = ctx.turn.question.lower()
+    if not hit.get("date_mismatch") or not any(w in lowered for w in _WHY):
+        return None, ""
+    done = [
+        c for c in ctx.turn.all("search_regulations") if c.input.get("question") == EFFECT_QUERY
+    ]
+    if not done:
+        return call(ctx, "search_regulations", {"question": EFFECT_QUERY}), ""
+    rule = next(
+        (
+            h
+            for h in hits_of(done[0])
+            if "승인일" in str(h.get("text")) and "시행일" in str(h.get("text"))
+        ),
+        None,
+    )
+    if rule is None:
+        return None, ""
+    citation = cite(ctx, str(rule.get("doc_no")), rule.get("version"), rule.get("effective_from"))
+    head = f"{rule.get('article_no') or ''} {rule.get('article_title') or ''}".strip()
+    return None, ctx.t(
+        f' 근거: {citation} {head} "{rule.get("text")}"',
+        f' The rule: {citation} {head} "{rule.get("text")}"',
+    )
+
+
 def _version_effective(ctx: Ctx, top: dict[str, Any], number: int | None) -> Blocks:
     """When version ``number`` (None: the first) took effect, the date it states, what it said."""
     doc_no = str(top.get("doc_no"))
@@ -804,6 +842,9 @@ def _version_effective(ctx: Ctx, top: dict[str, Any], number: int | None) -> Blo
     citation = cite(ctx, doc_no, number, eff)
     summary = str(version.get("summary") or "")
     said = ctx.t(f" 그 버전의 내용: {summary}.", f" That version: {summary}.") if summary else ""
+    step, basis = effect_basis(ctx, {**version, "effective_from": eff})
+    if step:
+        return step
     return answer(
         ctx.t(
             f"{title_of(top)} {citation}의 실제 시행일은 승인일인 {eff}입니다.",
@@ -811,6 +852,7 @@ def _version_effective(ctx: Ctx, top: dict[str, Any], number: int | None) -> Blo
         )
         + said
         + date_note(ctx, {**version, "effective_from": eff})
+        + basis
     )
 
 
@@ -838,6 +880,9 @@ def plan_effective_date(ctx: Ctx) -> Blocks:
         ):
             return quote_articles(ctx, best)
     citation = cite(ctx, str(top.get("doc_no")), top.get("version"), top.get("effective_from"))
+    step, basis = effect_basis(ctx, top)
+    if step:
+        return step
     when = as_of(ctx)
     if when:
         return answer(
@@ -848,6 +893,7 @@ def plan_effective_date(ctx: Ctx) -> Blocks:
                 f"from {top.get('effective_from')}.",
             )
             + date_note(ctx, top)
+            + basis
         )
     return answer(
         ctx.t(
@@ -857,6 +903,7 @@ def plan_effective_date(ctx: Ctx) -> Blocks:
             f"{top.get('effective_from')}.",
         )
         + date_note(ctx, top)
+        + basis
     )
 
 
