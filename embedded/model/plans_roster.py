@@ -29,7 +29,7 @@ from embedded.model.compose import (
     nothing_visible,
     rows_of,
 )
-from embedded.model.lexicon import DEPARTMENTS, GRANT_VARIES, RANKS_EN
+from embedded.model.lexicon import DEPARTMENTS, GRANT_VARIES, RANKS, RANKS_EN
 from embedded.model.people import (
     EMPLOYEES_VIEW,
     HireBound,
@@ -240,6 +240,9 @@ def _records(result: ToolCall) -> list[dict[str, Any]]:
     return [dict(zip(columns, row, strict=False)) for row in rows]
 
 
+_PER_RANK = ("직급별", "직위별", "by title", "per title", "by rank", "per rank", "each title")
+
+
 def _listed(ctx: Ctx, r: Roster, records: list[dict[str, Any]], dept: str | None) -> str:
     fields = [f for f in r.fields if f in ("입사일", "연락처", "비고")]
     if (r.hire or r.by_hire) and "입사일" not in fields:
@@ -264,6 +267,18 @@ def _listed(ctx: Ctx, r: Roster, records: list[dict[str, Any]], dept: str | None
             counts[str(rec.get("부서"))] = counts.get(str(rec.get("부서")), 0) + 1
         per = ", ".join(ctx.t(f"{d} {n}명", f"{d} {n}") for d, n in sorted(counts.items()))
         text += ctx.t(f"\n부서별: {per}.", f"\nPer department: {per}.")
+    lowered = ctx.turn.question.lower()
+    if any(w in lowered for w in _PER_RANK) and records:
+        # '직급별로도 나눠줘': the head count per title, highest first.
+        ranks: dict[str, int] = {}
+        for rec in records:
+            ranks[str(rec.get("직급"))] = ranks.get(str(rec.get("직급")), 0) + 1
+        order = {rank: i for i, rank in enumerate(reversed(RANKS))}
+        per = ", ".join(
+            ctx.t(f"{k} {n}명", f"{k} {n}")
+            for k, n in sorted(ranks.items(), key=lambda kv: order.get(kv[0], len(order)))
+        )
+        text += ctx.t(f"\n직급별: {per}.", f"\nPer title: {per}.")
     text += _masked_note(ctx, records)
     text += ctx.t(
         "\n(플랫폼의 행 필터가 보여준 행만 나열했습니다.)",
