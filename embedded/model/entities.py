@@ -36,6 +36,8 @@ _KO_RELATIVE = re.compile(
     r"(재작년|작년|지난\s*+해|(?<!\d)(\d{1,3}+)\s*+년\s*+전|(?<!\d)(\d{1,3}+)\s*+(?:개월|달)\s*+전)"
     r"\s*+(이맘때|말|연말|초|연초)?"
 )
+_MONTH_AFTER = re.compile(r"\s*+(?:에\s*+)?(\d{1,2})\s*+월\s*+(초|중순|말)?")
+"""A month named right after a relative year ('작년 3월 초')."""
 _EN_RELATIVE = re.compile(
     r"\b(?:(end|beginning|start) of\s++)?(last year|a year ago|one year ago|(\d{1,3}+) years? ago"
     r"|(\d{1,3}+) months? ago|two years ago)\b",
@@ -306,6 +308,12 @@ def _relative(question: str) -> tuple[int, str] | None:
         elif months:
             back = int(months)
         anchor = "end" if part in ("말", "연말") else "start" if part in ("초", "연초") else "same"
+        month = _MONTH_AFTER.match(question, ko.end())
+        if month and 1 <= int(month.group(1)) <= 12 and years is None and months is None:
+            # '작년 3월 초': that month of that year (its start, middle or end), not today's
+            # day a year back.
+            day = {"중순": "15", "말": "31"}.get(month.group(2) or "", "01")
+            return back, f"ym:{int(month.group(1)):02d}-{day}"
         return back, anchor
     en = _EN_RELATIVE.search(question)
     if en:
@@ -352,6 +360,11 @@ def resolve_relative(today: str, relative: tuple[int, str]) -> str:
         month, day = int(anchor[3:5]), int(anchor[6:8])
         last = calendar.monthrange(base.year, month)[1]
         return date(base.year, month, min(day, last)).isoformat()
+    if anchor.startswith("ym:"):
+        month, day = int(anchor[3:5]), int(anchor[6:8])
+        year = base.year - back // 12
+        last = calendar.monthrange(year, month)[1]
+        return date(year, month, min(day, last)).isoformat()
     months = base.year * 12 + base.month - 1 - back
     year, month = divmod(months, 12)
     month += 1
@@ -405,7 +418,9 @@ def _english_title(lowered: str) -> list[str]:
     return []
 
 
-_GENERIC_NOUNS = frozenset("종류 구분 방법 내용 범위 대상 사항 경우 관련".split())
+_GENERIC_NOUNS = frozenset(
+    "종류 구분 방법 내용 범위 대상 사항 경우 관련 연간 매주 매월 매년 매일".split()
+)
 
 
 def _keywords(question: str, lang: str) -> tuple[list[str], tuple[str, ...]]:

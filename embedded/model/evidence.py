@@ -147,12 +147,26 @@ def strength(text: str, hit: dict[str, Any]) -> tuple[int, int]:
 
 # Particles the lexicon's list leaves on a word ('사규처럼', '부서마다').
 _MORE_PARTICLES = ("처럼", "같이", "보다", "마다", "만큼", "대로", "까지", "부터", "한테", "이랑")
+
+
+def weight(text: str, hit: dict[str, Any]) -> tuple[int, int, int]:
+    """``(words the heading and text meet, words met with the title too, pairs)``.
+
+    The title is every article's of a document: it tells documents apart, not the
+    articles inside one ('오픈소스 사용지침' is in both 제3조 and 제6조), so the
+    article's own words rank first.
+    """
+    own = strength(text, {**hit, "title": ""})[0]
+    met, shared_pairs = strength(text, hit)
+    return own, met, shared_pairs
+
+
 # Syllables that end a verb or a sentence: a long word ending so is no subject noun.
 _VERB_TAIL = frozenset("다요고서도야데지까줘해돼죠네면어아게는은을를라려며니거")
 
 
 def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]]) -> bool:
-    """A long noun of the question ('법인차량', '반려동물') that no article found names.
+    """A long noun of the question ('법인차량') that no article names, only its sibling.
 
     A compound of four syllables or more is what the question is specifically
     about; when neither the article nor any other hit of the search meets it, the
@@ -160,6 +174,8 @@ def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]])
     (the card, not the car).
     """
     hays = [_hay(h) for h in [hit, *others]]
+    # Only the question's first long noun: where a Korean question states its subject
+    # ('법인차량 주말에 …'); a later one ('프로젝트에 오픈소스 라이브러리') is context.
     for raw in _HANGUL_RUN.findall(text):
         word = _stem(strip_particle(raw))
         for particle in _MORE_PARTICLES:  # '사규처럼' is 사규 + 처럼
@@ -169,8 +185,11 @@ def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]])
         if len(word) < 4 or word[-1] in _VERB_TAIL or word in _ASKING:
             continue
         own = [word[i : i + 2] for i in range(len(word) - 1)]
-        if all(2 * sum(p in hay for p in own) < len(own) for hay in hays):
-            return True
+        # A sibling of the word is in the article ('법인' of 법인카드 for '법인차량'), the
+        # word itself nowhere: the article is about that sibling. A word none of whose
+        # pairs appears ('프로젝트에 … 라이브러리') is context, not the subject.
+        sibling = any(p in hays[0] for p in own)
+        return sibling and all(2 * sum(p in hay for p in own) < len(own) for hay in hays)
     return False
 
 
@@ -193,17 +212,17 @@ def answering(text: str, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
     documents disagree ('매년 2월' in one, '매년 3월' in another) the reader sees both.
     """
     count = len(_words(text))
-    scored = [(strength(text, h), i, h) for i, h in enumerate(hits) if states_a_rule(h)]
-    scored.sort(key=lambda s: (-s[0][0], -s[0][1], s[1]))
+    scored = [(weight(text, h), i, h) for i, h in enumerate(hits) if states_a_rule(h)]
+    scored.sort(key=lambda s: (-s[0][0], -s[0][1], -s[0][2], s[1]))
     if not scored:
         return []
-    (met, shared_pairs), _, best = scored[0]
+    (_, met, shared_pairs), _, best = scored[0]
     if met < min(2, count) or shared_pairs < MIN_SHARED or misses_subject(text, best, hits):
         return []
     chosen = [best]
     texts = {_SPACES.sub("", str(best.get("text")))}
     for score, _, hit in scored[1:]:
-        if score != (met, shared_pairs) or len(chosen) == _MOST_QUOTED:
+        if score != scored[0][0] or len(chosen) == _MOST_QUOTED:
             break
         text_of = _SPACES.sub("", str(hit.get("text")))
         if text_of not in texts:  # the same sentence in a second document is said once

@@ -112,6 +112,7 @@ def _about_orders(q: str, e: Entities) -> bool:
             "who placed",
             "who requested",
             "how much was",
+            "how much is",
         )
     )
     return orders and e.amount is None and record
@@ -353,7 +354,10 @@ def _own_field_asked(q: str) -> bool:
     return own and bool(fields) and not cue(q, "days") and not _names_leave(q)
 
 
-_HIRE_EXTREMES = ("제일 빠른", "가장 빠른", "제일 먼저", "가장 먼저", "제일 오래", "가장 오래")
+_HIRE_EXTREMES = (
+    "제일 빠른", "가장 빠른", "제일 먼저", "가장 먼저", "제일 오래", "가장 오래", "제일 최근",
+    "가장 최근", "제일 늦게", "가장 늦게",
+)  # fmt: skip
 _HIRE_EXTREMES_EN = ("earliest", "longest", "most senior", "most recent", "newest", "latest")
 
 
@@ -377,6 +381,19 @@ def _asks_process(q: str) -> bool:
     """The question asks how something is done or handled, not to do it."""
     lowered = q.lower()
     return any(w in lowered for w in _PROCESS_WORDS) or _PROCESS_EN.search(lowered) is not None
+
+
+_LODGING = ("숙박", "호텔", "숙소", "lodging", "hotel", "night")
+_OTHER_TRIP_COSTS = (
+    "일비", "교통비", "식비", "유류비", "자가용", "daily allowance", "per diem", "transport",
+    "fuel", "mileage", "meal",
+)  # fmt: skip
+
+
+def _other_trip_cost(q: str) -> bool:
+    """A trip's other cost ('국내출장 일비 얼마'), not lodging: the article that states it."""
+    lowered = q.lower()
+    return any(w in lowered for w in _OTHER_TRIP_COSTS) and not any(w in lowered for w in _LODGING)
 
 
 def _compares(q: str) -> bool:
@@ -476,6 +493,7 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
         lambda q, e: (
             cue(q, "expense")
             and (cue(q, "lodging_cap") or cue(q, "comply") or e.amount is not None)
+            and not _other_trip_cost(q)
         ),
     ),
     # A claim filed ('류건석 과장 식대 청구 얼마 올렸어?', '도서구입비 청구한 건 승인

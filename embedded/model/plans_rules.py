@@ -47,6 +47,7 @@ from embedded.model.evidence import (
     points_back,
     states_a_rule,
     strength,
+    weight,
 )
 from embedded.model.intents import cue
 from embedded.model.lexicon import EN_TO_KO, LEAVE_TYPES, POINTING_FILLERS, TOPIC_WORDS
@@ -200,7 +201,9 @@ def question_query(ctx: Ctx) -> tuple[str, str] | None:
     if ctx.ko:
         query = " ".join(ctx.turn.question.split())
         text = f"{query} {words}"
-    elif ctx.ents.keywords and not _unknown_english(ctx):
+    elif len(ctx.ents.keywords) >= 2 or (ctx.ents.keywords and not _unknown_english(ctx)):
+        # Two mapped words are enough to weigh articles by (an unmapped word may be
+        # filler, 'wants to send me'); one alone only when nothing else was unknown.
         query = text = words
     else:
         return None
@@ -237,8 +240,12 @@ def rescue(ctx: Ctx, against: dict[str, Any] | None = None) -> Blocks | None:
     chosen = answering(text, hits)
     if not chosen:
         return None
-    if against is not None and strength(text, chosen[0]) <= strength(text, against):
-        return None
+    if (
+        against is not None
+        and states_a_rule(against)
+        and weight(text, chosen[0])[0] <= weight(text, against)[0]
+    ):
+        return None  # the plan's article meets the question's words as well: it stands
     if asks_comparison(ctx.turn.question):
         step = compared(ctx, chosen, query)
         if step:
