@@ -53,6 +53,21 @@ def conflicting(top: dict[str, Any], every: list[dict[str, Any]]) -> list[dict[s
     return found[:2]
 
 
+def searched_article(
+    ctx: Ctx, query: str, words: tuple[str, ...]
+) -> tuple[Blocks | None, dict[str, Any] | None]:
+    """The regulations' own article on a point, found by a search for ``query``.
+
+    ``(the search to make first, None)``, or ``(None, the first hit whose text has
+    every one of ``words``)`` — None when the search found no such article.
+    """
+    done = [c for c in ctx.turn.all("search_regulations") if c.input.get("question") == query]
+    if not done:
+        return call(ctx, "search_regulations", {"question": query}), None
+    found = (h for h in hits_of(done[0]) if all(w in str(h.get("text")) for w in words))
+    return None, next(found, None)
+
+
 def _tier(ctx: Ctx, doc_no: str) -> int | None:
     for c in ctx.turn.all("describe_regulation"):
         if c.input.get("doc_no") == doc_no and not c.failed and c.data:
@@ -78,19 +93,9 @@ def conflict_note(
     for doc_no in docs:
         if not any(c.input.get("doc_no") == doc_no for c in ctx.turn.all("describe_regulation")):
             return call(ctx, "describe_regulation", {"doc_no": doc_no}), ""
-    order = [
-        c for c in ctx.turn.all("search_regulations") if c.input.get("question") == ORDER_QUERY
-    ]
-    if not order:
-        return call(ctx, "search_regulations", {"question": ORDER_QUERY}), ""
-    rule = next(
-        (
-            h
-            for h in hits_of(order[0])
-            if "상위" in str(h.get("text")) and "충돌" in str(h.get("text"))
-        ),
-        None,
-    )
+    step, rule = searched_article(ctx, ORDER_QUERY, ("상위", "충돌"))
+    if step:
+        return step, ""
     lines = []
     for hit in (o for o in others if str(o.get("doc_no")) not in shown):
         citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))

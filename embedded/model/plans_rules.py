@@ -37,7 +37,7 @@ from embedded.model.compose import (
     titled,
     with_titles,
 )
-from embedded.model.conflicts import conflict_note
+from embedded.model.conflicts import conflict_note, searched_article
 from embedded.model.entities import resolve_relative
 from embedded.model.evidence import (
     MIN_SHARED,
@@ -806,19 +806,9 @@ def effect_basis(ctx: Ctx, hit: dict[str, Any]) -> tuple[Blocks | None, str]:
     lowered = ctx.turn.question.lower()
     if not hit.get("date_mismatch") or not any(w in lowered for w in _WHY):
         return None, ""
-    done = [
-        c for c in ctx.turn.all("search_regulations") if c.input.get("question") == EFFECT_QUERY
-    ]
-    if not done:
-        return call(ctx, "search_regulations", {"question": EFFECT_QUERY}), ""
-    rule = next(
-        (
-            h
-            for h in hits_of(done[0])
-            if "승인일" in str(h.get("text")) and "시행일" in str(h.get("text"))
-        ),
-        None,
-    )
+    step, rule = searched_article(ctx, EFFECT_QUERY, ("승인일", "시행일"))
+    if step:
+        return step, ""
     if rule is None:
         return None, ""
     citation = cite(ctx, str(rule.get("doc_no")), rule.get("version"), rule.get("effective_from"))
