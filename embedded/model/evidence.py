@@ -3,9 +3,10 @@
 The planner's word lists miss words they were never taught: '보안사고' ends in
 -고 and is read as a verb, '발견했는데' is dropped as one. Before a plan says the
 regulations do not cover a question, the question as written is searched, and the
-article sharing most of its syllable pairs with it answers: the platform's
-retrieval ranks, the question's own syllables confirm. Nothing here knows a
-topic; the vocabulary is whatever the search returned.
+article that meets most of its words answers: the platform's retrieval ranks, the
+question's own words confirm. Nothing here knows a topic; the vocabulary is
+whatever the search returned (the question words and endings cut first live in
+the lexicon).
 
 A Korean word is matched by its syllable pairs ('업무분장' meets '분장 업무'), the
 question's endings and particles cut first and its question words ('며칠',
@@ -18,7 +19,12 @@ import re
 from typing import Any
 
 from embedded.model.entities import strip_particle
-from embedded.model.lexicon import POINTING_BACK
+from embedded.model.lexicon import (
+    EVIDENCE_ASKING,
+    EVIDENCE_ENDINGS,
+    EVIDENCE_GLUE,
+    POINTING_BACK,
+)
 
 MIN_SHARED = 2
 """Syllable pairs an article must share with the question to answer it."""
@@ -28,43 +34,10 @@ _MOST_QUOTED = 3
 _HANGUL_RUN = re.compile(r"[가-힣]+")
 _SPACES = re.compile(r"\s+")
 
-# Words that ask or point rather than name a subject: no pair of theirs tells one
-# article from another.
-_ASKING = frozenset(
-    "어떻게 어떤 얼마 얼마나 얼마까지 얼마야 며칠 몇일 누가 누구 누구한테 누구에게 누구야 "
-    "언제 언제까지 어디 어디서 무엇 무슨 뭐야 뭐지 뭐가 뭐부터 뭘로 뭐든 있어 있나 있나요 "
-    "있어요 있는지 없어 되나 "
-    "되나요 돼요 되는 하나 해야 해야돼 해야해 하는 하는지 하면 해도 알려 알려줘 알려주세요 궁금 "
-    "궁금해 질문 제가 저는 내가 나는 우리 우리팀 회사 직원 규정 지침 규칙 기준 사규 관련 경우 "
-    "그냥 혹시 지금 요즘 같은 같아 같은데 정도 대해 대한 좀 있으면 없으면 어떻게돼 되는지 거야 "
-    "건가 건지 건가요 거예요 인가요 인지 라고 이라고 받아야 받을 받으려면".split()
-    # Dates and alternatives: when, not what ('다음주 월요일', '아님 당일에').
-    + "다음주 다음 이번주 이번 지난주 지난 월요일 화요일 수요일 목요일 금요일 토요일 일요일 "
-    "내일 오늘 어제 모레 올해 작년 내년 금년 아님 아니면 그럼".split()
-)
-# Verb and sentence endings cut from a word's end, longest first (the stem keeps two syllables).
-_ENDINGS = tuple(
-    sorted(
-        set(
-            "했는데 하는데 했어 했어요 하려면 하려고 하려는 하면 하고 해서 해도 해야 했고 하는 "
-            "한 할 되면 되고 돼서 돼도 되는 된 될 되나 되나요 돼요 됐어 됐는데 이면 이고 "
-            "인데 인지 이야 는데 은데 려면 려고 으면 "
-            "면 고 서 도 요 야 지 나 니 까 어 아 게 죠 는 은 을 를".split()
-        ),
-        key=len,
-        reverse=True,
-    )
-)
-# Pairs that are endings or glue in any sentence ('하는', '있는', '에서'): no evidence.
-_GLUE_PAIRS = frozenset(
-    "하는 되는 있는 하여 한다 해야 하고 에서 으로 이나 이면 에게 까지 부터 하면 하게 해서 했는 "
-    "는데 있어 있나 되나 어야 아야 한테 하려 려면 으면 니다 습니 합니 입니 세요 주세".split()
-)
-
 
 def _stem(word: str) -> str:
     word = strip_particle(word)
-    for ending in _ENDINGS:
+    for ending in EVIDENCE_ENDINGS:
         if word.endswith(ending) and len(word) - len(ending) >= 2:
             return word[: -len(ending)]
     return word
@@ -74,15 +47,15 @@ def _words(text: str) -> list[frozenset[str]]:
     """Each content word of a text as its syllable pairs (question words, endings, glue out)."""
     found: list[frozenset[str]] = []
     for raw in _HANGUL_RUN.findall(text):
-        if raw in _ASKING:
+        if raw in EVIDENCE_ASKING:
             continue
         whole = strip_particle(raw)
         word = _stem(whole)
-        if word in _ASKING or len(word) < 2:
+        if word in EVIDENCE_ASKING or len(word) < 2:
             continue
         # The stem's pairs, and the whole word's: an ending may be a noun's own end
         # ('보안사고' is no verb in -고), and an ending's pairs are glue anyway.
-        own = frozenset({whole[i : i + 2] for i in range(len(whole) - 1)} - _GLUE_PAIRS)
+        own = frozenset({whole[i : i + 2] for i in range(len(whole) - 1)} - EVIDENCE_GLUE)
         if not own:
             continue
         # One word said twice ('신청해' and the topic word '신청') is one word.
@@ -182,7 +155,7 @@ def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]])
             if word.endswith(particle) and len(word) - len(particle) >= 2:
                 word = word[: -len(particle)]
                 break
-        if len(word) < 4 or word[-1] in _VERB_TAIL or word in _ASKING:
+        if len(word) < 4 or word[-1] in _VERB_TAIL or word in EVIDENCE_ASKING:
             continue
         own = [word[i : i + 2] for i in range(len(word) - 1)]
         # A sibling of the word is in the article ('법인' of 법인카드 for '법인차량'), the
