@@ -12,6 +12,7 @@ planner's own.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from embedded.model.compose import call, cite, hits_of, squash, titled
@@ -26,10 +27,21 @@ _SAME_POINT = 0.6
 """Share of syllable pairs two article texts have in common to be about one point."""
 
 
+_FIGURE = re.compile(r"(?<![\w-])\d[\d,.]*")
+
+
+def _figures(text: str) -> set[str]:
+    """The numbers a text states ('2개월', '120만', '10자리'), as written."""
+    return {m.group().rstrip(",.") for m in _FIGURE.finditer(text)}
+
+
 def _same_point(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Same heading, or texts sharing most of their syllable pairs, yet not the same text."""
+    """Same heading, or texts sharing most of their syllable pairs, yet not the same text
+    nor the same figures (a document's management number or wording aside)."""
     text_a, text_b = str(a.get("text") or ""), str(b.get("text") or "")
     if squash(text_a) == squash(text_b):
+        return False
+    if _figures(text_a) and _figures(text_a) == _figures(text_b):
         return False
     if squash(str(a.get("article_title") or "")) == squash(str(b.get("article_title") or "")):
         return True
@@ -105,10 +117,16 @@ def conflict_note(
     known = {d: t for d, t in tiers.items() if t is not None}
     ranked = sorted(known, key=lambda d: known[d])
     body = "\n".join(lines)
-    note = ctx.t(
-        f"\n\n참고: 같은 사항을 다르게 정한 문서가 있습니다.\n{body}".rstrip(),
-        f"\n\nNote: another document states this differently:\n{body}".rstrip(),
-    )
+    if body:
+        note = ctx.t(
+            f"\n\n참고: 같은 사항을 다르게 정한 문서가 있습니다.\n{body}",
+            f"\n\nNote: another document states this differently:\n{body}",
+        )
+    else:
+        note = ctx.t(
+            f"\n\n참고: 위의 {', '.join(docs)}는 같은 사항을 서로 다르게 정하고 있습니다.",
+            f"\n\nNote: {', '.join(docs)} above state this point differently.",
+        )
     if len(ranked) >= 2 and known[ranked[0]] < known[ranked[1]]:
         higher = ranked[0]
         basis = ""

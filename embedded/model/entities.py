@@ -494,9 +494,24 @@ def _verb_noun(word: str) -> str:
     return ""
 
 
+def date_phrase(text: str) -> str:
+    """The first date phrase a text names as written ('2023년 초', '재작년', 'early 2023'),
+    or '' when it names none."""
+    patterns = (_KO_DATE, _KO_RELATIVE, _KO_YEAR, _ISO_DATE, _EN_DATE, _EN_RELATIVE, _EN_YEAR)
+    found = [m.span() for pattern in patterns if (m := pattern.search(text))]
+    if not found:
+        return ""
+    start = min(s for s, _ in found)
+    end = max(e for s, e in found if s == start)
+    month = _MONTH_AFTER.match(text, end)
+    if month and _KO_RELATIVE.match(text, start):
+        end = month.end()  # '작년 3월 초'
+    return text[start:end].strip()
+
+
 def _without_dates(question: str) -> str:
     """The question with its date phrases removed ('2024년 말', '작년 이맘때' are not topics)."""
-    for pattern in (_KO_DATE, _KO_RELATIVE, _KO_YEAR, _ISO_DATE):
+    for pattern in (_KO_DATE, _KO_RELATIVE, _KO_YEAR, _ISO_DATE, _EN_DATE, _EN_RELATIVE, _EN_YEAR):
         question = pattern.sub(" ", question)
     # The particle that followed a removed date ('2023년 초에는' → '에는') is no word either.
     return _LONE_PARTICLE.sub(" ", question)

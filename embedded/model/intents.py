@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from embedded.model.entities import extract
+from embedded.model.entities import date_phrase, extract
 from embedded.model.lexicon import CUES, DEPARTMENTS, LEAVE_TYPES, TOPIC_WORDS
 from embedded.model.people import asked_fields, asks_roster, named_people
 
@@ -845,6 +845,11 @@ def split_parts(question: str) -> list[str]:
     first = extract(pieces[0])
     named = first.title or (first.doc_nos[0] if first.doc_nos else "")
     for piece in pieces:
+        earlier = _back_then(parts[-1], piece) if parts else ""
+        if earlier:
+            parts.append(earlier)  # '2023년 초에도 같았어?': the part before, as of then
+            seen.append(("as_of", (earlier,)))
+            continue
         ents = extract(piece)
         intent = detect_intent(piece, ents)
         nouns = [k for k in ents.keywords if k not in ents.derived]  # '적용되면' is no topic
@@ -891,6 +896,74 @@ def split_parts(question: str) -> list[str]:
     if noun:
         parts = [parts[0]] + [p if _names_own_topic(p) else f"{noun} {p}" for p in parts[1:]]
     return parts
+
+
+# A piece asking the part before again as of another date ('2023년 초에도 같았어?',
+# '2021년에 입사한 사람들은 몇개월이었고?', 'was it the same in 2022?'): the words it may
+# hold besides the date, and the words that ask whether it was so then.
+_THEN_LEAD = re.compile(
+    r"^(?:에도|에는|에|엔|도|은|는|쯤|때는|때|당시에는|당시|이면|이라면|으로|로)\s*"
+)
+_NOW = re.compile(r"(?:지금|현재|요즘|현행|\bcurrently\b|\bcurrent\b|\bnow\b|\btoday\b)\s*", re.I)
+_THEN_FILLERS = frozenset(
+    {
+        "만약",
+        "혹시",
+        "그때",
+        "당시",
+        "사람",
+        "사람들",
+        "직원",
+        "직원들",
+        "신입",
+        "입사",
+        "입사한",
+        "입사자",
+        "입사했",
+        "들어온",
+        "들어왔",
+        "들어온사람",
+        "채용된",
+        "합류한",
+    }
+)
+_THEN_SAME = re.compile(
+    r"같았|같나|같아|같은가|똑같|달랐|다른가|달라졌|바뀌었|변했|\bsame\b|\bdifferent\b"
+    r"|\bchanged?\b|\bback then\b"
+)
+_ASKED_KINDS = (
+    ("days", re.compile(r"며칠|몇\s?일|\bhow many days\b")),
+    ("months", re.compile(r"몇\s?개월|몇\s?달|\bhow many months\b")),
+    ("hours", re.compile(r"몇\s?시간|\bhow many hours\b")),
+    ("percent", re.compile(r"몇\s?(?:퍼|%|프로)|\bpercent")),
+    ("amount", re.compile(r"얼마|\bhow much\b")),
+    ("who", re.compile(r"누가|누구|\bwho\b")),
+)
+
+
+def _asked_kinds(text: str) -> set[str]:
+    lowered = text.lower()
+    return {kind for kind, pattern in _ASKED_KINDS if pattern.search(lowered)}
+
+
+def _back_then(before: str, piece: str) -> str:
+    """The part before asked as of the date this piece names, when the piece asks only
+    that ('2023년 초에도 같았어?'); '' otherwise."""
+    phrase = date_phrase(piece)
+    if not phrase or date_phrase(before):
+        return ""
+    rest = _THEN_LEAD.sub("", piece.replace(phrase, " ", 1).strip())
+    intent = detect_intent(rest, extract(rest))
+    if intent not in ("search", detect_intent(before, extract(before))):
+        return ""
+    known = set(extract(before).keywords) | _THEN_FILLERS
+    own = [k for k in extract(rest).keywords if k not in known and k[:2] not in known]
+    if own:
+        return ""
+    asks = _QUESTION_WORD.search(rest.lower())
+    if asks and not (_THEN_SAME.search(rest.lower()) or _asked_kinds(rest) & _asked_kinds(before)):
+        return ""
+    return f"{phrase} {_NOW.sub('', before).strip()}"
 
 
 def _names_own_topic(part: str) -> bool:

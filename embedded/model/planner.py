@@ -19,7 +19,7 @@ from embedded.model import (
     plans_roster,
     plans_rules,
 )
-from embedded.model.compose import Blocks, Ctx, answer
+from embedded.model.compose import Blocks, Ctx, answer, hits_of, squash
 from embedded.model.conversation import Turn, read_turn
 from embedded.model.entities import correct_english, extract
 from embedded.model.intents import detect_intent, split_dates, split_parts
@@ -142,6 +142,11 @@ def _plan_one(request: MessagesRequest, turn: Turn, lang: str | None = None) -> 
     ents = extract(turn.question)
     if lang:
         ents = replace(ents, lang=lang)
+    if ents.title_words[-1:] == ["기준"] and _no_such_title(turn, ents.title_words):
+        # '승인 기준' read as a document's title ('구매 결재 기준' is one), yet no document
+        # the searches found is titled so: the words are the topic. (A title glued to
+        # its suffix, '양정기준', stays one: a restricted document's title finds nothing.)
+        ents = replace(ents, title=None, title_words=[])
     intent = detect_intent(turn.question, ents)
     if intent in _PEOPLE_INTENTS:
         # A person's name is whom the question is about, not the topic of the rule.
@@ -164,6 +169,18 @@ def _plan_one(request: MessagesRequest, turn: Turn, lang: str | None = None) -> 
             )
         )
     return blocks
+
+
+def _no_such_title(turn: Turn, words: list[str]) -> bool:
+    """The searches of this turn found titled articles, none titled with ``words``."""
+    titles = [
+        squash(str(h.get("title")))
+        for c in turn.all("search_regulations")
+        for h in hits_of(c)
+        if h.get("title")
+    ]
+    wanted = [squash(w) for w in words]
+    return bool(titles) and not any(all(w in t for w in wanted) for t in titles)
 
 
 def _plan_parts(
@@ -189,7 +206,15 @@ def _plan_parts(
             blocks = _plan_one(request, sub, lang)
             uses = [b for b in blocks if b["type"] == "tool_use"]
             if not uses:
-                texts.append("".join(b["text"] for b in blocks if b["type"] == "text"))
+                text = "".join(b["text"] for b in blocks if b["type"] == "text")
+                if texts and text == texts[-1]:
+                    # '2021년 초에도 같았나?': the same articles were in force then
+                    text = (
+                        "위와 같습니다. 그때도 같은 조항이 시행 중이었습니다."
+                        if lang == "ko"
+                        else "The same as above: the same articles were in force then."
+                    )
+                texts.append(text)
                 start = used
                 break
             if used >= len(turn.calls):

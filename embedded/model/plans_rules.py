@@ -1157,6 +1157,20 @@ def plan_search(ctx: Ctx) -> Blocks:
         )
         + date_note(ctx, top)
         + conflict
+        + _restricted_note(ctx, quoted)
+    )
+
+
+def _restricted_note(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
+    """An article quoted says its details are kept restricted ('그 기준은 대외비로
+    관리한다'): the answer says so, rather than let the quote stand for the details."""
+    if not any(_RESTRICTED_MARK in str(h.get("text")) for h in quoted):
+        return ""
+    return ctx.t(
+        "\n\n참고: 이 조항이 말하는 세부 기준은 대외비로 관리되어, 열람 권한이 없으면 "
+        "볼 수 없습니다.",
+        "\n\nNote: the detailed standards this article refers to are kept restricted (대외비); "
+        "they are not available to you without that clearance.",
     )
 
 
@@ -1236,7 +1250,12 @@ def _unaddressed(
         return ""
     missing = [
         w for w in words if w not in ctx.ents.derived and not any(_matched(h, [w]) for h in every)
-    ] + unknown
+    ]
+    if not missing and (not _matched(top, words) or not states_a_rule(top)):
+        # An English word the vocabulary lacks cannot be looked for in Korean text: it
+        # is named only when the article quoted meets none of the words understood or
+        # states no rule (a purpose article).
+        missing = unknown
     if not missing:
         return ""
     asked = " ".join(missing)
