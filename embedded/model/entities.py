@@ -641,6 +641,10 @@ def correct_english(question: str) -> str:
     """
     if not _EN_TOKEN.search(question):
         return question
+    start = _sql_start(question)
+    if start >= 0:
+        # a statement to run is passed on verbatim; the prose before it is read
+        return correct_english(question[:start]) + question[start:] if start else question
     out: list[str] = []
     last = 0
     for n, match in enumerate(_EN_TOKEN.finditer(question)):
@@ -649,7 +653,9 @@ def correct_english(question: str) -> str:
         word = match.group()
         lowered = word.lower()
         fixed = EN_SHORTHAND.get(lowered)
-        if fixed is None and len(lowered) >= _MIN_TYPO_LEN and lowered not in _EN_KNOWN:
+        if word.isupper():
+            fixed = None  # 'WHERE', 'ERP': written so on purpose
+        elif fixed is None and len(lowered) >= _MIN_TYPO_LEN and lowered not in _EN_KNOWN:
             # 'waiting' is a word of its own, not 'writing' misspelt: an inflected word
             # becomes only another form of its own stem ('passes' → 'passed').
             suffix = next((x for x in _INFLECTIONS if lowered.endswith(x)), "")

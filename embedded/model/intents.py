@@ -876,6 +876,12 @@ def split_parts(question: str) -> list[str]:
             and _QUESTION_WORD.search(piece.lower()) is None
         ):
             standalone = False  # '… 몇 명이야? 부서별로 나눠서', '… 누구야? 연락처도': how
+        if (
+            parts
+            and cue(piece, "version_compare")
+            and all(cue(k, "version_compare") for k in ents.keywords)
+        ):
+            standalone = False  # '… 몇일까지 돼? 예전이랑 같아?': the same rule, then and now
         if parts and _clause_not_question(parts[-1]):
             standalone = False  # '2박 하고 22만원 냈으면': one question in two clauses
         if parts and not (standalone and len(piece) >= 4):
@@ -929,7 +935,8 @@ _THEN_FILLERS = frozenset(
 )
 _THEN_SAME = re.compile(
     r"같았|같나|같아|같은가|똑같|달랐|다른가|달라졌|바뀌었|변했|\bsame\b|\bdifferent\b"
-    r"|\bchanged?\b|\bback then\b"
+    r"|\bchanged?\b|\bback then\b|\bwhat was it\b|\bwhat were they\b|\bwhat about\b"
+    r"|\bhow about\b|\bwas it\b|어땠|였어|였나|였지|였고|었어|었나|었지|었고"
 )
 _ASKED_KINDS = (
     ("days", re.compile(r"며칠|몇\s?일|\bhow many days\b")),

@@ -158,7 +158,13 @@ def topic_label(ctx: Ctx) -> str:
 def quote_articles(
     ctx: Ctx, hits: list[dict[str, Any]], lead: tuple[str, str] = ("", "")
 ) -> Blocks:
-    """Quote the articles that answer the question, each with its citation."""
+    """Quote the articles that answer the question, each with its citation (beside the
+    version before, when the question asks how it was before)."""
+    if asks_comparison(ctx.turn.question) and hits:
+        searches = ctx.turn.all("search_regulations")
+        step = compared(ctx, hits, str(searches[0].input.get("question") or "") if searches else "")
+        if step:
+            return step
     lines = []
     for hit in hits:
         citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
@@ -246,10 +252,6 @@ def rescue(ctx: Ctx, against: dict[str, Any] | None = None) -> Blocks | None:
         and weight(text, chosen[0])[0] <= weight(text, against)[0]
     ):
         return None  # the plan's article meets the question's words as well: it stands
-    if asks_comparison(ctx.turn.question):
-        step = compared(ctx, chosen, query)
-        if step:
-            return step
     return quote_articles(ctx, chosen)
 
 
@@ -264,22 +266,23 @@ def asks_comparison(question: str) -> bool:
     return cue(question, "version_compare")
 
 
-def _older_version(ctx: Ctx, doc_no: str, current: int) -> dict[str, Any] | bool | None:
-    """The version asked to compare with (named, else the one before ``current``).
-
-    Returns the version record, None when there is none, or False when the
-    document's versions are not known yet (describe it first).
+def _older_versions(ctx: Ctx, doc_no: str, current: int) -> list[dict[str, Any]] | None:
+    """The versions to compare with: the one named, else every one before ``current``,
+    newest first ([] when there is none). None when the document's versions are not
+    known yet (describe it first).
     """
     described = [c for c in ctx.turn.all("describe_regulation") if c.input.get("doc_no") == doc_no]
     if not described:
-        return False
+        return None
     versions = [v for v in (described[0].data or {}).get("versions") or [] if isinstance(v, dict)]
     in_force = [v for v in versions if v.get("status") == "APPROVED" and v.get("effective_from")]
     named = [
         int(a or b) for a, b in _NAMED_VERSION.findall(ctx.turn.question) if int(a or b) != current
     ]
-    wanted = named[0] if named else current - 1
-    return next((v for v in in_force if int(v.get("version") or 0) == wanted), None)
+    if named:
+        return [v for v in in_force if int(v.get("version") or 0) == named[0]]
+    earlier = [v for v in in_force if int(v.get("version") or 0) < current]
+    return sorted(earlier, key=lambda v: -int(v.get("version") or 0))
 
 
 # Words of a version summary that say how, not what ('개정: 이월 한도 조정').
@@ -330,10 +333,11 @@ def compared(ctx: Ctx, quoted: list[dict[str, Any]], query: str) -> Blocks | Non
         current = int(top.get("version") or 0)
     except (TypeError, ValueError):
         return None
-    older = _older_version(ctx, doc_no, current)
-    if older is False:
+    quoted = [h for h in quoted if str(h.get("doc_no")) == doc_no]
+    olders = _older_versions(ctx, doc_no, current)
+    if olders is None:
         return call(ctx, "describe_regulation", {"doc_no": doc_no})
-    if not isinstance(older, dict):
+    if not olders:
         return None
     changed = _changed_topics(ctx, doc_no, current)
     spoken = any(w in f"{h.get('article_title')} {h.get('text')}" for h in quoted for w in changed)
@@ -355,25 +359,54 @@ def compared(ctx: Ctx, quoted: list[dict[str, Any]], query: str) -> Blocks | Non
         ]  # fmt: skip
         quoted = on_topic[:3] or quoted
         top = quoted[0]
-    since = str(older.get("effective_from"))
     headings = " ".join(str(h.get("article_title") or "") for h in quoted)
     old_query = f"{title_of(top)} {headings} {query}".strip()
-    done = [c for c in ctx.turn.all("search_regulations") if c.input.get("as_of") == since]
-    if not done:
-        return call(ctx, "search_regulations", {"question": old_query, "as_of": since})
-    then = [
-        h for h in hits_of(done[0])
-        if h.get("doc_no") == doc_no and str(h.get("version")) == str(older.get("version"))
-    ]  # fmt: skip
+    same_then: list[str] = []
+    for older in olders:
+        # Each version back in turn, until one said it otherwise ('has it changed
+        # over time?': the version before may have said the same as now).
+        since = str(older.get("effective_from"))
+        done = [c for c in ctx.turn.all("search_regulations") if c.input.get("as_of") == since]
+        if not done:
+            return call(ctx, "search_regulations", {"question": old_query, "as_of": since})
+        then = [
+            h for h in hits_of(done[0])
+            if h.get("doc_no") == doc_no and str(h.get("version")) == str(older.get("version"))
+        ]  # fmt: skip
+        lines, differs = _beside(ctx, quoted, then, older)
+        if differs or older is olders[-1]:
+            break
+        same_then.append(str(older.get("version")))
     now_cite = cite(ctx, doc_no, current, top.get("effective_from"))
     old_cite = cite(ctx, doc_no, older.get("version"), since)
+    body = "\n".join(lines)
+    if same_then:
+        body += ctx.t(
+            f"\n(그 사이 제{', 제'.join(same_then)}차는 지금과 같았습니다.)",
+            f"\n(Version {', '.join(same_then)} in between said the same as now.)",
+        )
+    return answer(
+        ctx.t(
+            f"{titled(top, now_cite, '{title} {citation}')}와 {old_cite}를 비교합니다.\n{body}",
+            f"{titled(top, now_cite, '{title} {citation}')} compared with {old_cite}:\n{body}",
+        )
+    )
+
+
+def _beside(
+    ctx: Ctx, quoted: list[dict[str, Any]], then: list[dict[str, Any]], older: dict[str, Any]
+) -> tuple[list[str], bool]:
+    """Each quoted article beside the same-headed article of ``older`` (its hits
+    ``then``), and whether any of them differs."""
     lines = []
+    changed = False
     for hit in quoted:
         heading = str(hit.get("article_title") or "")
         same = next((h for h in then if str(h.get("article_title") or "") == heading), None)
         head = f"{hit.get('article_no') or ''} {heading}".strip()
         now_text = str(hit.get("text") or "")
         if same is None:
+            changed = True
             lines.append(
                 ctx.t(
                     f'- {head}: 지금 "{now_text}" — 제{older.get("version")}차에서는 이 조항을 '
@@ -385,6 +418,7 @@ def compared(ctx: Ctx, quoted: list[dict[str, Any]], query: str) -> Blocks | Non
             continue
         old_text = str(same.get("text") or "")
         differs = squash(old_text) != squash(now_text)
+        changed = changed or differs
         lines.append(
             ctx.t(
                 f'- {head}: 지금 "{now_text}" / 제{older.get("version")}차 "{old_text}" → '
@@ -393,13 +427,7 @@ def compared(ctx: Ctx, quoted: list[dict[str, Any]], query: str) -> Blocks | Non
                 + ("changed." if differs else "unchanged."),
             )
         )
-    body = "\n".join(lines)
-    return answer(
-        ctx.t(
-            f"{titled(top, now_cite, '{title} {citation}')}와 {old_cite}를 비교합니다.\n{body}",
-            f"{titled(top, now_cite, '{title} {citation}')} compared with {old_cite}:\n{body}",
-        )
-    )
+    return lines, changed
 
 
 _RESTRICTED_MARK = "대외비"
