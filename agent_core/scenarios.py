@@ -173,6 +173,16 @@ def _version_pattern(version: int) -> re.Pattern[str]:
     )
 
 
+EXPECTATIONS = frozenset(
+    {
+        "contains", "not_contains", "contains_any", "contains_pattern", "not_contains_pattern",
+        "leads_with", "among", "cites", "tools_used", "tools_not_used", "says_not_found",
+        "no_canary_leak", "ledger_rows",
+    }
+)  # fmt: skip
+"""The expectations a case may state; any other key is a mistake that would check nothing."""
+
+
 def check_answer(
     case: Case,
     answer: str,
@@ -196,6 +206,9 @@ def check_answer(
     """
     exp = case.expect
     fails: list[str] = []
+    unknown = sorted(set(exp) - EXPECTATIONS)
+    if unknown:
+        fails.append(f"unknown expectation(s) {unknown}: they would check nothing")
     for s in exp.get("contains") or []:
         if str(s) not in answer:
             fails.append(f"answer lacks {s!r}")

@@ -95,6 +95,13 @@ def test_tools_and_canaries_and_ledger() -> None:
     assert check_answer(ledger, "", [], [], TRUTH, ledger=lambda sql: 2)
 
 
+def test_a_misspelt_expectation_fails_instead_of_checking_nothing() -> None:
+    # 'tools' for 'tools_used' once let a case pass with the tool never checked.
+    assert check_answer(_case(tools_used=["query_hr"]), "", ["query_hr"], [], TRUTH) == []
+    failures = check_answer(_case(tools=["query_hr"]), "", ["query_hr"], [], TRUTH)
+    assert failures and "tools" in failures[0]
+
+
 def test_passwords_come_from_ground_truth() -> None:
     assert persona_password(TRUTH, "hong") == "pw-h"
     with pytest.raises(KeyError):
