@@ -20,6 +20,7 @@ from typing import Any
 
 from embedded.model.entities import strip_particle
 from embedded.model.lexicon import (
+    CHATTER,
     EVIDENCE_ASKING,
     EVIDENCE_ENDINGS,
     EVIDENCE_GLUE,
@@ -202,6 +203,19 @@ def answering(text: str, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
             chosen.append(hit)
             texts.add(text_of)
     return chosen
+
+
+_CHATTER_NOISE = re.compile(r"[ㄱ-ㅣ]+|\d+|[^\w\s]+")
+
+
+def chatter(question: str) -> bool:
+    """True when a message is chatter only: laughter and jamo ('ㅋㅋ', 'ㅁㄴㅇㄹ'),
+    interjections and mic checks (``CHATTER``), digits, punctuation, keyboard mash."""
+    words = _CHATTER_NOISE.sub(" ", question).lower().split()
+    return all(
+        w in CHATTER or (w.isascii() and len(w) >= 3 and not re.search(r"[aeiouy]", w))
+        for w in words
+    )
 
 
 def points_back(question: str) -> bool:

@@ -1065,6 +1065,15 @@ POINTING_FILLERS: frozenset[str] = frozenset(
     "뭐였지 뭐였더라 그거요 얘기한 얘기했던 이야기한".split()
 )
 
+# Words of chatter, not of a question ('ㅋㅋㅋ 헐 대박', '테스트 테스트 1 2 3', 'hmm ok so
+# like... yeah'): a message made of these alone (with laughter, digits, punctuation)
+# asks nothing, and is not understood rather than 'not covered'.
+CHATTER: frozenset[str] = frozenset(
+    "아 어 음 흠 헐 와 오 에휴 하 대박 몰라 모르겠다 모르겠어 테스트 마이크 오케이 그래서 그냥 "
+    "ㅇㅇ ㅎㅇ 하이 안녕 헬로 lol lmao haha hmm ok okay yeah yep so like test testing mic "
+    "check asdf hello hi hey pls yo well um uh".split()
+)
+
 # ── Roster vocabulary (plans_roster) ─────────────────────────────────────────
 # 직급 values of the HR employees view, lowest first (a title 'or above' is the rest).
 RANKS: tuple[str, ...] = ("사원", "대리", "과장", "차장", "부장")

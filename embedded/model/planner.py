@@ -19,9 +19,10 @@ from embedded.model import (
     plans_roster,
     plans_rules,
 )
-from embedded.model.compose import Blocks, Ctx, answer, hits_of, squash
+from embedded.model.compose import Blocks, Ctx, answer, hits_of, not_understood, squash
 from embedded.model.conversation import Turn, read_turn
 from embedded.model.entities import correct_english, extract
+from embedded.model.evidence import chatter
 from embedded.model.intents import detect_intent, split_dates, split_parts
 from embedded.model.lexicon import LEAVE_TYPES
 from embedded.model.people import asker_name, named_people
@@ -160,6 +161,8 @@ def _plan_one(request: MessagesRequest, turn: Turn, lang: str | None = None) -> 
     )
     if not turn.question:
         return answer(ctx.t("질문을 찾을 수 없습니다.", "I could not find a question."))
+    if chatter(turn.question):
+        return answer(not_understood(ctx))  # 'ㅋㅋㅋ 헐 대박': nothing to look up
     blocks = PLANS[intent](ctx)
     if turn.round >= _MAX_ROUNDS and any(b["type"] == "tool_use" for b in blocks):
         return answer(

@@ -42,6 +42,7 @@ from embedded.model.entities import resolve_relative
 from embedded.model.evidence import (
     MIN_SHARED,
     answering,
+    chatter,
     misses_subject,
     pairs,
     points_back,
@@ -505,7 +506,7 @@ def last_look(ctx: Ctx) -> Blocks | None:
 def honest_miss(ctx: Ctx, what: str, source: ToolCall | None = None) -> str:
     """Nothing answers: 'not covered' (or 'nothing you may see'), unless the question
     only points back at something said before ('그거 그때 말한 거'): that is not understood."""
-    if points_back(ctx.turn.question):
+    if points_back(ctx.turn.question) or chatter(ctx.turn.question):
         return not_understood(ctx)
     return not_found(ctx, what, source)
 
