@@ -10,6 +10,7 @@ from datetime import date, timedelta
 from embedded.model.lexicon import (
     ALIASES,
     CUES,
+    EN_COMMON,
     EN_SHORTHAND,
     EN_TITLE_WORDS,
     EN_TO_KO,
@@ -655,7 +656,12 @@ def correct_english(question: str) -> str:
         fixed = EN_SHORTHAND.get(lowered)
         if word.isupper():
             fixed = None  # 'WHERE', 'ERP': written so on purpose
-        elif fixed is None and len(lowered) >= _MIN_TYPO_LEN and lowered not in _EN_KNOWN:
+        elif (
+            fixed is None
+            and len(lowered) >= _MIN_TYPO_LEN
+            and lowered not in _EN_KNOWN
+            and lowered not in EN_COMMON
+        ):
             # 'waiting' is a word of its own, not 'writing' misspelt: an inflected word
             # becomes only another form of its own stem ('passes' → 'passed').
             suffix = next((x for x in _INFLECTIONS if lowered.endswith(x)), "")

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from embedded.model.entities import strip_particle
+from embedded.model.entities import extract, strip_particle
 from embedded.model.lexicon import (
     CHATTER,
     EVIDENCE_ASKING,
@@ -135,6 +135,11 @@ def weight(text: str, hit: dict[str, Any]) -> tuple[int, int, int]:
     return own, met, shared_pairs
 
 
+_ASKING_HEADS = tuple("뭐 뭘 무엇 얼마 몇 누구 누가 언제 어디 어떤 무슨 어느".split())
+
+# Particles of place or time: a noun carrying one says where or when, not what about.
+_CONTEXT_PARTICLES = ("에", "에서", "에는", "에서는", "엔", "에도", "때", "때는")
+
 # Syllables that end a verb or a sentence: a long word ending so is no subject noun.
 _VERB_TAIL = frozenset("다요고서도야데지까줘해돼죠네면어아게는은을를라려며니거")
 
@@ -148,6 +153,8 @@ def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]])
     (the card, not the car).
     """
     hays = [_hay(h) for h in [hit, *others]]
+    if _absent_subject(text, hit, hays):
+        return True
     # Only the question's first long noun: where a Korean question states its subject
     # ('법인차량 주말에 …'); a later one ('프로젝트에 오픈소스 라이브러리') is context.
     for raw in _HANGUL_RUN.findall(text):
@@ -164,6 +171,27 @@ def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]])
         # pairs appears ('프로젝트에 … 라이브러리') is context, not the subject.
         sibling = any(p in hays[0] for p in own)
         return sibling and all(2 * sum(p in hay for p in own) < len(own) for hay in hays)
+    return False
+
+
+def _absent_subject(text: str, hit: dict[str, Any], hays: list[str]) -> bool:
+    """The question's first topic noun of three syllables or more ('동호회', '헬스장')
+    is named by no article at all, and the article meets fewer than two of its other
+    words whole: the article is about something else. A noun saying where or when
+    ('프로젝트에') is context, and is passed over."""
+    for noun in extract(text).keywords:
+        if len(noun) < 3 or not _HANGUL_RUN.fullmatch(noun) or noun.startswith(_ASKING_HEADS):
+            continue  # '뭐부터', '얼마짜리': what is asked, not what about
+        at = text.find(noun)
+        after = text[at + len(noun) :] if at >= 0 else ""
+        if noun.endswith(_CONTEXT_PARTICLES) or (at >= 0 and after.startswith(_CONTEXT_PARTICLES)):
+            continue
+        own = [noun[i : i + 2] for i in range(len(noun) - 1)]
+        if any(p in hay for hay in hays for p in own):
+            return False
+        # The other words met whole ('이용료' is not met by '이용하였다'):
+        met = sum(all(p in hays[0] for p in w) for w in _words(text.replace(noun, " ")))
+        return met < 2
     return False
 
 
@@ -221,4 +249,8 @@ def chatter(question: str) -> bool:
 def points_back(question: str) -> bool:
     """True when the question points at something said before ('그때 말한', 'last time')."""
     lowered = f" {question.lower()} "
-    return any(w in lowered for w in POINTING_BACK)
+    # A Korean pointer opens its word ('그게'), it is not the end of one ('잠그게').
+    return any(
+        re.search(rf"(?<![가-힣]){re.escape(w)}", lowered) if _HANGUL_RUN.match(w) else w in lowered
+        for w in POINTING_BACK
+    )

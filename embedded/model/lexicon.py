@@ -1065,6 +1065,22 @@ POINTING_FILLERS: frozenset[str] = frozenset(
     "뭐였지 뭐였더라 그거요 얘기한 얘기했던 이야기한".split()
 )
 
+# Everyday English words of five letters or more: never typos of a lexicon word
+# ('where' is no misspelt 'were', 'there' no 'three').
+EN_COMMON: frozenset[str] = frozenset(
+    "where which there their these those about would could should while after before "
+    "other every being doing going given still since until again right three under "
+    "above below between within without through during against among along around "
+    "first second third fourth fifth seven eight never always often maybe really quite "
+    "thing things something anything nothing everything someone anyone everyone people "
+    "whose whether either neither because though although unless whats thats theres "
+    "heres wheres hello thanks thank please sorry great little large small short "
+    "whole later early today tomorrow yesterday tonight morning evening night world "
+    "place point group number order state start might shall going having taking making "
+    "asked asking tells saying using apply applies applied works worked check checked "
+    "those myself yourself ourselves themselves already almost enough instead else".split()
+)
+
 # Words of chatter, not of a question ('ㅋㅋㅋ 헐 대박', '테스트 테스트 1 2 3', 'hmm ok so
 # like... yeah'): a message made of these alone (with laughter, digits, punctuation)
 # asks nothing, and is not understood rather than 'not covered'.

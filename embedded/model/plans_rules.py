@@ -245,7 +245,7 @@ def rescue(ctx: Ctx, against: dict[str, Any] | None = None) -> Blocks | None:
     if ctx.ents.title_words:
         hits = hits_titled(hits, ctx.ents.title_words)
     chosen = answering(text, hits)
-    if not chosen:
+    if not chosen or (ctx.ko and misses_subject(ctx.turn.question, chosen[0], hits)):
         return None
     if (
         against is not None
@@ -1016,6 +1016,8 @@ def _subject_again(ctx: Ctx, search: ToolCall) -> Blocks | None:
     if not found:
         return None
     best = sorted(found, key=lambda h: -article_score(h, words))
+    if ctx.ko and misses_subject(ctx.turn.question, best[0], found):
+        return None  # '사내 헬스장': the articles on '사내' name no gym
     return quote_articles(ctx, best[:1])
 
 
@@ -1212,7 +1214,11 @@ _EN_PLAIN = frozenset(
     "okay fine right wrong here work working get getting give given maximum minimum "
     "employee employees staff people person week weeks month months year years time times "
     "allowance limit amount number total january february march april june july august "
-    "september october november december say end start beginning".split()
+    "september october november december say end start beginning "
+    # how a question compares or dates what it asks ('threshold now vs before')
+    "threshold thresholds cutoff different differ difference same changed change changes "
+    "current currently today early late earlier later previous previously versus back ago "
+    "since until used required require requirement level levels".split()
 )
 
 
@@ -1280,11 +1286,7 @@ def _unaddressed(
     missing = [
         w for w in words if w not in ctx.ents.derived and not any(_matched(h, [w]) for h in every)
     ]
-    if not missing and (not _matched(top, words) or not states_a_rule(top)):
-        # An English word the vocabulary lacks cannot be looked for in Korean text: it
-        # is named only when the article quoted meets none of the words understood or
-        # states no rule (a purpose article).
-        missing = unknown
+    missing += unknown
     if not missing:
         return ""
     asked = " ".join(missing)
