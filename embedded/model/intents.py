@@ -137,11 +137,21 @@ def _records(q: str) -> bool:
     return any(w in q.lower() for w in ("claim", "청구", "발주", "purchase order"))
 
 
+_BY_STATUS = ("승인대기", "승인 대기", "대기 중", "대기중", "몇 건", "몇건", "반려된", "pending")
+
+
+def expenses_by_status(q: str) -> bool:
+    """'우리팀 경비 승인대기 몇 건이야': expenses asked by status or count are the claims."""
+    lowered = q.lower()
+    return any(w in lowered for w in ("경비", "expense")) and any(w in lowered for w in _BY_STATUS)
+
+
 def _claim_record(q: str) -> bool:
     """A filed claim asked about: its amount, status or whose it is (not the claim rule)."""
     lowered = q.lower()
-    if not any(w in lowered for w in ("청구", "claim")):
+    if not any(w in lowered for w in ("청구", "claim")) and not expenses_by_status(q):
         return False
+
     if any(w in lowered for w in ("규정", "절차", "방법", "기한", "how do", "how to", "rule")):
         return False
     status = (
@@ -539,6 +549,14 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # leave record (the HR view), not the rule.
     # '… ERP에 21일로 잡혀 있던데 규정상 기본 연차는': the rule, the record only mentioned.
     ("usage", lambda q, e: _names_leave(q) and _own_record_asked(q) and not _rule_asked(q)),
+    # '곧 바뀐다며? 언제부터 며칠로 늘어나?': the days and when they change, which the
+    # entitlement answer gives with the approved revision.
+    (
+        "rule_days",
+        lambda q, e: (
+            _names_leave(q) and cue(q, "days") and cue(q, "upcoming") and cue(q, "effective_date")
+        ),
+    ),
     # '25일로 늘어난다던데 언제부터야?': when a figure starts is the rule's coming change.
     ("effective_date", lambda q, e: cue(q, "effective_date") and not _names_days(q)),
     # '반나절씩 나눠서 쓸 수 있어?': how leave may be divided is the article, not the days.
@@ -704,18 +722,18 @@ REGISTRY: tuple[Intent, ...] = (
         "days left now and under the approved next version",
     ),
     Intent(
-        "effective_date",
-        ("effective_date",),
-        ("keywords", "title_words", "version", "as_of"),
-        ("search_regulations", "describe_regulation"),
-        "when a rule (or version N) took effect, printed date disclosed",
-    ),
-    Intent(
         "rule_days",
         ("days", "upcoming"),
         ("keywords", "as_of", "relative"),
         ("search_regulations", "pending_revision"),
         "days a rule grants now, on a date, and what is about to change",
+    ),
+    Intent(
+        "effective_date",
+        ("effective_date",),
+        ("keywords", "title_words", "version", "as_of"),
+        ("search_regulations", "describe_regulation"),
+        "when a rule (or version N) took effect, printed date disclosed",
     ),
 )
 """Every intent, in the order of the first test in ``INTENTS`` that picks it."""

@@ -866,7 +866,7 @@ CUES: dict[str, tuple[str, ...]] = {
         "현행 버전",
         "현행 차수",
     ),
-    "own_claim": ("청구", "claim", "넘었", "넘나", "넘어"),
+    "own_claim": ("청구", "claim", "넘었", "넘나", "넘어", "넘은", "초과했", "over the cap"),
     "upcoming": (
         "곧 바뀌",
         "바뀌는",

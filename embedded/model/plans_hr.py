@@ -82,10 +82,21 @@ def leave_sql(ctx: Ctx, people: list[Person] | None = None, single: bool = False
     return sql + " ORDER BY 사번, 연도"
 
 
+def _cell(column: str, value: Any) -> str:
+    """A cell as read: an amount of money with its thousands marked ('117,000')."""
+    if column == "금액" and isinstance(value, int):
+        return f"{value:,}"
+    return str(value)
+
+
 def table(columns: list[str], rows: list[list[Any]]) -> str:
     """Render rows as a short list (at most 20)."""
     lines = [
-        "- " + ", ".join(f"{c} {v}" for c, v in zip(columns, row, strict=False))
+        # an empty cell (no region for a book purchase) is left out, not shown as 'None'
+        "- "
+        + ", ".join(
+            f"{c} {_cell(c, v)}" for c, v in zip(columns, row, strict=False) if v is not None
+        )
         for row in rows[:_MAX_ROWS]
     ]
     if len(rows) > _MAX_ROWS:

@@ -25,7 +25,7 @@ from embedded.model.compose import (
     titled,
 )
 from embedded.model.entities import AMOUNT, korean_amount
-from embedded.model.intents import cue
+from embedded.model.intents import cue, expenses_by_status
 from embedded.model.lexicon import (
     APPROVERS,
     DEPARTMENTS,
@@ -244,7 +244,11 @@ def _other_category(hits: list[dict[str, Any]]) -> str | None:
 def _region(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, str, str]:
     """(word to look the cap up by, place as asked, note on how it was placed)."""
     texts = " ".join(str(h.get("text")) for h in hits)
-    places = [w for w in ctx.ents.keywords if w not in _NOT_PLACES]
+    names = named_people(ctx.turn.question)
+    places = [
+        w for w in ctx.ents.keywords
+        if w not in _NOT_PLACES and not any(w in n or n in w for n in names)  # '곽호은' no place
+    ]  # fmt: skip
     for place in places:
         if place not in texts:
             continue
@@ -344,6 +348,8 @@ def _lists_claims(ctx: Ctx) -> bool:
     """True for 'show my claims': claims asked about, lodging and rules not named — or a
     field of the claims' records asked with no rule to check them against."""
     q = ctx.turn.question.lower()
+    if expenses_by_status(q) and not _compliance(ctx):
+        return True
     if not (cue(q, "own_claim") and ("청구" in q or "claim" in q)):
         return False
     if any(w in q for w in _CLAIM_FIELDS) and not _compliance(ctx):
@@ -437,7 +443,7 @@ def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None) -> Blocks:
             )
         )
     total = ""
-    if "금액" in columns:
+    if "금액" in columns and len(rows) > 1:
         amounts = [int(r[columns.index("금액")] or 0) for r in rows]
         summed = " + ".join(f"{a:,}" for a in amounts)
         total = ctx.t(

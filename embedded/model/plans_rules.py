@@ -745,6 +745,12 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
             f" A draft version {version.get('version')} ({version.get('status')}) is not "
             "approved and has no effect.",
         )
+    if not approved and not drafts and cue(ctx.turn.question, "upcoming"):
+        # '곧 바뀐다던데': asked about a change, and none is in flight for the document
+        text += ctx.t(
+            f" {doc_no}에 대해 진행 중인 개정은 없어, 바뀔 예정은 확인되지 않습니다.",
+            f" No revision of {doc_no} is in progress, so no change is scheduled.",
+        )
     return answer(text)
 
 
