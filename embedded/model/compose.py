@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from embedded.model.entities import strip_particle
@@ -431,6 +432,27 @@ def days_sentence(text: str, days: int) -> str:
 def doc_hits(hits: list[dict[str, Any]], doc_no: str) -> list[dict[str, Any]]:
     """Return the hits of one document."""
     return [h for h in hits if h.get("doc_no") == doc_no]
+
+
+def today_of(ctx: Ctx) -> str:
+    """Today's date as the platform's searches report it ('' before any search)."""
+    for c in ctx.turn.all("search_regulations"):
+        today = str((c.data or {}).get("as_of") or "") if not c.input.get("as_of") else ""
+        if today:
+            return today
+    return ""
+
+
+def in_days(ctx: Ctx, when: Any) -> str:
+    """'(21일 뒤)' / ' (in 21 days)' after a date still to come, '' otherwise."""
+    today = today_of(ctx)
+    try:
+        left = (date.fromisoformat(str(when)) - date.fromisoformat(today)).days
+    except ValueError:
+        return ""
+    if left <= 0:
+        return ""
+    return ctx.t(f"({left}일 뒤)", f" (in {left} days)")
 
 
 def date_note(ctx: Ctx, hit: dict[str, Any]) -> str:

@@ -261,7 +261,9 @@ def _as_of(question: str) -> str | None:
     return None
 
 
-_KO_AHEAD = re.compile(r"(\d{1,3})\s?(일|주|개월|달)\s?(?:뒤|후|지나)|(다음\s?달|내달|다음\s?주)")
+_KO_AHEAD = re.compile(
+    r"(\d{1,3})\s?(일|주|개월|달)\s?(?:뒤|후|지나)|(다음\s?달|내달|담달|다음\s?주)"
+)
 _EN_AHEAD = re.compile(
     r"\b(?:in\s+(\d{1,3}|a|one|two|three|four)\s+(day|week|month)s?\b"
     r"|(\d{1,3}|a|one|two|three|four)\s+(day|week|month)s?\s+from\s+now\b"

@@ -900,6 +900,8 @@ def split_parts(question: str) -> list[str]:
             and all(cue(k, "version_compare") for k in ents.keywords)
         ):
             standalone = False  # '… 몇일까지 돼? 예전이랑 같아?': the same rule, then and now
+        if parts and not ents.keywords and len(piece.strip(" ?？.!")) <= 6:
+            standalone = False  # '언제부터?', '왜?': asked of the part before
         if parts and _clause_not_question(parts[-1]):
             standalone = False  # '2박 하고 22만원 냈으면': one question in two clauses
         if parts and not (standalone and len(piece) >= 4):

@@ -21,7 +21,7 @@ from embedded.model import (
 )
 from embedded.model.compose import Blocks, Ctx, answer, hits_of, not_understood, squash
 from embedded.model.conversation import Turn, read_turn
-from embedded.model.entities import correct_english, extract
+from embedded.model.entities import correct_english, date_phrase, extract
 from embedded.model.evidence import chatter
 from embedded.model.intents import detect_intent, split_dates, split_parts
 from embedded.model.lexicon import LEAVE_TYPES
@@ -143,11 +143,18 @@ def _plan_one(request: MessagesRequest, turn: Turn, lang: str | None = None) -> 
     ents = extract(turn.question)
     if lang:
         ents = replace(ents, lang=lang)
-    if ents.title_words[-1:] == ["기준"] and _no_such_title(turn, ents.title_words):
-        # '승인 기준' read as a document's title ('구매 결재 기준' is one), yet no document
-        # the searches found is titled so: the words are the topic. (A title glued to
-        # its suffix, '양정기준', stays one: a restricted document's title finds nothing.)
-        ents = replace(ents, title=None, title_words=[])
+    if ents.title_words[-1:] in _BARE_SUFFIXES and _no_such_title(turn, ents.title_words):
+        # '승인 기준', '육아휴직 규정' read as a document's title ('구매 결재 기준' is one),
+        # yet no document the searches found is titled so: the words are the topic. (A
+        # title glued to its suffix, '양정기준', stays one: a restricted document's title
+        # finds nothing.)
+        # '연차휴가 규정에 개정 예정인 게 있어?' still says a regulation is meant: a bare
+        # 규정 or 지침 is dropped only when the question asks about records.
+        untitled = replace(ents, title=None, title_words=[])
+        if ents.title_words[-1] == "기준" or detect_intent(turn.question, untitled) in (
+            _PEOPLE_INTENTS
+        ):
+            ents = untitled
     intent = detect_intent(turn.question, ents)
     if intent in _PEOPLE_INTENTS:
         # A person's name is whom the question is about, not the topic of the rule.
@@ -172,6 +179,10 @@ def _plan_one(request: MessagesRequest, turn: Turn, lang: str | None = None) -> 
             )
         )
     return blocks
+
+
+_BARE_SUFFIXES = (["기준"], ["규정"], ["지침"], ["규칙"])
+"""A title's last word standing apart ('육아휴직 규정'): a generic noun as often as a title."""
 
 
 def _no_such_title(turn: Turn, words: list[str]) -> bool:
@@ -210,7 +221,7 @@ def _plan_parts(
             uses = [b for b in blocks if b["type"] == "tool_use"]
             if not uses:
                 text = "".join(b["text"] for b in blocks if b["type"] == "text")
-                if texts and text == texts[-1]:
+                if texts and text == texts[-1] and date_phrase(part):
                     # '2021년 초에도 같았나?': the same articles were in force then
                     text = (
                         "위와 같습니다. 그때도 같은 조항이 시행 중이었습니다."

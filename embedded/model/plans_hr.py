@@ -15,6 +15,7 @@ from embedded.model.compose import (
     days_in,
     doc_hits,
     failure,
+    in_days,
     josa,
     rows_of,
 )
@@ -637,9 +638,9 @@ def _left_text(ctx: Ctx, grant: Grant, emp_no: str, used: int, lead: tuple[str, 
             # The question is about the coming entitlement: its figure is the answer.
             text += ctx.t(
                 f" 질문하신 대로 {next_cite}({next_days}일){josa(next_cite, '이', '가')} "
-                f"{eff}부터 시행되면, 남는 일수는 {next_days}일 − {used}일 = "
+                f"{eff}{in_days(ctx, eff)}부터 시행되면, 남는 일수는 {next_days}일 − {used}일 = "
                 f"{next_days - used}일입니다 (승인되었지만 시행 전이므로 지금은 {left}일).",
-                f" Once {next_cite} ({next_days} days) takes effect on {eff}: "
+                f" Once {next_cite} ({next_days} days) takes effect on {eff}{in_days(ctx, eff)}: "
                 f"{next_days} − {used} = {next_days - used} days left (approved, not yet in "
                 f"force, so {left} until then).",
             )
@@ -649,11 +650,13 @@ def _left_text(ctx: Ctx, grant: Grant, emp_no: str, used: int, lead: tuple[str, 
             change = ctx.t("늘어납니다" if next_days > days else "바뀝니다", "")
             text += ctx.t(
                 f" 다만 {next_cite}({next_days}일){josa(next_cite, '이', '가')} 승인되어 "
-                f"{eff}부터 시행될 예정이라, 그때부터 남는 일수는 {next_days} − {used} = "
+                f"{eff}{in_days(ctx, eff)}부터 시행될 예정이라, "
+                f"그때부터 남는 일수는 {next_days} − {used} = "
                 f"{next_days - used}{_euro(next_days - used)} {change} "
                 f"(시행 전인 지금은 {left}일).",
                 f" An approved {next_cite} changes the entitlement to {next_days} days from "
-                f"{eff}: from then {next_days} − {used} = {next_days - used} days (until then "
+                f"{eff}{in_days(ctx, eff)}: from then {next_days} − {used} = "
+                f"{next_days - used} days (until then "
                 f"{left}).",
             )
         else:

@@ -25,6 +25,7 @@ from embedded.model.compose import (
     hits_about,
     hits_of,
     hits_titled,
+    in_days,
     josa,
     not_covered,
     not_found,
@@ -733,9 +734,10 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
         figure = ctx.t(f"{next_days}일로 ", f"to {next_days} days ") if next_days else ""
         text += ctx.t(
             f" 다만 {next_cite}{josa(next_cite, '이', '가')} 승인되어 "
-            f"{eff}부터 {figure}바뀔 예정이며, "
+            f"{eff}{in_days(ctx, eff)}부터 {figure}바뀔 예정이며, "
             f"아직 시행 전이므로 그 전까지는 {days}일이 적용됩니다.",
-            f" An approved {next_cite} changes this {figure}from {eff}; it is not in force "
+            f" An approved {next_cite} changes this {figure}from {eff}{in_days(ctx, eff)}; "
+            "it is not in force "
             f"yet, so until then {days} days apply.",
         )
     for version in drafts:
