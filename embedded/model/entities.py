@@ -69,7 +69,10 @@ _LONE_PARTICLE = re.compile(
     r"(?:^|\s)(?:에는|에서는|에서|에|의|까지|부터|으로는|으로|로는|로|엔)(?=\s|$)"
 )
 _EMP_NO = re.compile(r"(?<!\d)(\d{8})(?!\d)")
-_VERSION = re.compile(r"(?<!\d)(\d{1,4}+)\s*+차|\bversion\s*+(\d{1,4}+)\b|\bv(\d{1,4}+)\b", re.I)
+# ('v3은': a Korean particle may follow the number, so no word boundary is asked there)
+_VERSION = re.compile(
+    r"(?<!\d)(\d{1,4}+)\s*+차|\bversion\s*+(\d{1,4}+)(?![\d.])|\bv(\d{1,4}+)(?![\d.A-Za-z])", re.I
+)
 _HANGUL = re.compile(r"[가-힣]")
 _JAMO = re.compile(r"[ㄱ-ㅣ]")
 _WORD = re.compile(r"[가-힣A-Za-z0-9]+")

@@ -53,7 +53,7 @@ def _can_take(q: str) -> bool:
     return any(w in q.lower() for w in ("쓸 수", "사용할 수", "can i", "take"))
 
 
-_DAY_COUNT = re.compile(r"(?<![\d월])\d{1,3}\s*(?:일|days?\b)")
+_DAY_COUNT = re.compile(r"(?<![\d월])(?<!월\s)\d{1,3}\s*(?:일|days?\b)")  # not a date (1월 1일)
 
 
 def _names_days(q: str) -> bool:
@@ -211,6 +211,12 @@ def _about_person(q: str) -> bool:
         return True
     team = ("팀원", "우리 팀", "우리팀", "저희 팀", "부서원", " my team", " our team")
     return any(w in lowered for w in (" 내 ", " 제 ", " my ", "나의", "저의", *team))
+
+
+def _names_department(q: str) -> bool:
+    """'우리 부서', 'my team', or a department by name ('인사팀', 'the HR team')."""
+    lowered = q.lower()
+    return cue(q, "department") or any(name in lowered for name in DEPARTMENTS)
 
 
 def _record_word(q: str) -> bool:
@@ -529,10 +535,11 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
             # 'my team … open-source library' or '… what annual cap applies' names the
             # team but asks a rule: the team cues a records lookup only with the records.
             or (
-                cue(q, "department")
+                _names_department(q)
                 and not _rule_asked(q)
                 and (_names_leave(q) or _record_word(q) or _over_group(q))
-                and not _names_regulation(e)
+                and (_names_leave(q) or not _names_regulation(e))  # a leave type is records
+                and not cue(q, "remaining")  # '영업팀에서 연차 제일 적게 남은 사람': days left
             )
             or (
                 cue(q, "usage")
@@ -811,6 +818,13 @@ _CONTINUING = (
     "why",
 )
 
+# 'Has it been approved?': 'it' is what the part before named, unless the piece names a
+# topic of its own ('are they within the travel expense rules?').
+_PRONOUN_OPENERS = (
+    "has it", "is it", "was it", "does it", "did it", "will it", "has that", "is that",
+    "was that", "does that", "are they", "were they",
+)  # fmt: skip
+
 
 _QUESTION_WORD = re.compile(
     r"누가|누구|며칠|몇|얼마|언제|어디|어떻게|뭐|무엇|무슨|어느|who|what|when|how"
@@ -823,7 +837,11 @@ def _clause_not_question(text: str) -> bool:
 
 
 def _continues(piece: str) -> bool:
-    return piece.lower().startswith(_CONTINUING)
+    lowered = piece.lower()
+    if lowered.startswith(_PRONOUN_OPENERS):
+        ents = extract(piece)
+        return not (ents.title_words or ents.doc_nos or len(ents.keywords) > 1)
+    return lowered.startswith(_CONTINUING)
 
 
 # A remark after the question ('규정마다 다르게 적혀 있는 것 같던데'): it says why one

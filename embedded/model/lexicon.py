@@ -962,6 +962,7 @@ CUES: dict[str, tuple[str, ...]] = {
         "left",
         "remaining",
         "still have",
+        "balance",
     ),
     "usage": (
         "썼어",

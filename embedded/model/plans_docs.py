@@ -403,11 +403,24 @@ def plan_related(ctx: Ctx) -> Blocks:
 _FIGURE = re.compile(r"(?<![\d.])(\d{1,3})\s*(?:일|-?\s*days?\b)")
 
 
+_BEYOND = (
+    "beyond",
+    "after the",
+    "other than",
+    "besides",
+    "말고",
+    "외에",
+    "이후",
+    "다음 개정",
+    "그 다음",
+)
+
+
 def _matching_figure(ctx: Ctx, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The revisions whose summary states the figure the question names ('30일 개정안')."""
     figures = {m.group(1) for m in _FIGURE.finditer(ctx.turn.question)}
-    if not figures:
-        return rows
+    if not figures or any(w in ctx.turn.question.lower() for w in _BEYOND):
+        return rows  # 'a draft beyond the 25-day version': the figure is where to start
     found = [
         p
         for p in rows
