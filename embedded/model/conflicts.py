@@ -88,23 +88,67 @@ def _tier(ctx: Ctx, doc_no: str) -> int | None:
     return None
 
 
+def _agreeing(
+    every: list[dict[str, Any]], sides: list[dict[str, Any]], docs: list[str]
+) -> list[dict[str, Any]]:
+    """Articles of other documents saying what one side says, under the same heading
+    ('복리후생' in the regulation, as in one of two disagreeing guidelines)."""
+    found: list[dict[str, Any]] = []
+    for hit in every:
+        doc_no = str(hit.get("doc_no"))
+        if doc_no in docs or any(str(h.get("doc_no")) == doc_no for h in found):
+            continue
+        if not states_a_rule(hit):
+            continue
+        for side in sides:
+            same_heading = squash(str(hit.get("article_title") or "")) == squash(
+                str(side.get("article_title") or "")
+            )
+            text, said = str(hit.get("text") or ""), str(side.get("text") or "")
+            if same_heading and (squash(text) == squash(said) or _figures(text) == _figures(said)):
+                found.append({**hit, "_agrees_with": str(side.get("doc_no"))})
+                break
+    return found[:2]
+
+
 def conflict_note(
     ctx: Ctx, top: dict[str, Any], quoted: list[dict[str, Any]] | None = None
 ) -> tuple[Blocks | None, str]:
     """``(a call to make first, '')`` or ``(None, the note to add)`` ('' when no conflict).
 
     ``quoted`` are the articles the answer already shows: a conflicting one among
-    them is not shown twice, but counts when deciding which document governs.
+    them is not shown twice, but counts when deciding which document governs. Where
+    the documents that disagree rank alike (two guidelines), the document above them
+    that says what one of them says decides (it is searched for by the heading).
     """
     every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
     shown = {str(h.get("doc_no")) for h in quoted or []}
     others = conflicting(top, every + [h for h in quoted or [] if h is not top])
     if not others or not ctx.has("describe_regulation"):
         return None, ""
+    sides = [top, *others]
     docs = [str(top.get("doc_no")), *(str(o.get("doc_no")) for o in others)]
     for doc_no in docs:
         if not any(c.input.get("doc_no") == doc_no for c in ctx.turn.all("describe_regulation")):
             return call(ctx, "describe_regulation", {"doc_no": doc_no}), ""
+    tiers = {d: _tier(ctx, d) for d in docs}
+    if len({t for t in tiers.values() if t is not None}) == 1:
+        # Alike in rank: the heading searched once, for a document above them.
+        heading = str(top.get("article_title") or "")
+        if heading and not any(
+            c.input.get("question") == heading for c in ctx.turn.all("search_regulations")
+        ):
+            return call(ctx, "search_regulations", {"question": heading}), ""
+        every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
+        for hit in _agreeing(every, sides, docs):
+            doc_no = str(hit.get("doc_no"))
+            if not any(
+                c.input.get("doc_no") == doc_no for c in ctx.turn.all("describe_regulation")
+            ):
+                return call(ctx, "describe_regulation", {"doc_no": doc_no}), ""
+            tiers[doc_no] = _tier(ctx, doc_no)
+            sides.append(hit)
+            docs.append(doc_no)
     step, rule = searched_article(ctx, ORDER_QUERY, ("상위", "충돌"))
     if step:
         return step, ""
@@ -113,10 +157,10 @@ def conflict_note(
         citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
         head = f"{hit.get('article_no') or ''} {hit.get('article_title') or ''}".strip()
         lines.append(f"- {titled(hit, citation)} {head}: {hit.get('text')}")
-    tiers = {d: _tier(ctx, d) for d in docs}
     known = {d: t for d, t in tiers.items() if t is not None}
     ranked = sorted(known, key=lambda d: known[d])
     body = "\n".join(lines)
+    disagreeing = docs[: len(others) + 1]
     if body:
         note = ctx.t(
             f"\n\n참고: 같은 사항을 다르게 정한 문서가 있습니다.\n{body}",
@@ -124,22 +168,31 @@ def conflict_note(
         )
     else:
         note = ctx.t(
-            f"\n\n참고: 위의 {', '.join(docs)}는 같은 사항을 서로 다르게 정하고 있습니다.",
-            f"\n\nNote: {', '.join(docs)} above state this point differently.",
+            f"\n\n참고: 위의 {', '.join(disagreeing)}는 같은 사항을 서로 다르게 정하고 있습니다.",
+            f"\n\nNote: {', '.join(disagreeing)} above state this point differently.",
         )
     if len(ranked) >= 2 and known[ranked[0]] < known[ranked[1]]:
         higher = ranked[0]
+        said = next(h for h in sides if str(h.get("doc_no")) == higher)
         basis = ""
         if rule is not None:
             citation = cite(
                 ctx, str(rule.get("doc_no")), rule.get("version"), rule.get("effective_from")
             )
-            basis = ctx.t(
-                f' ({citation} {rule.get("article_no") or ""}: "{rule.get("text")}")',
-                f' ({citation} {rule.get("article_no") or ""}: "{rule.get("text")}")',
+            basis = f' ({citation} {rule.get("article_no") or ""}: "{rule.get("text")}")'
+        if higher in disagreeing:
+            note += ctx.t(
+                f"\n위계가 높은 {higher}(위계 {known[higher]})의 내용이 적용됩니다{basis}.",
+                f"\nThe higher-ranking document {higher} (tier {known[higher]}) governs{basis}.",
             )
-        note += ctx.t(
-            f"\n위계가 높은 {higher}(위계 {known[higher]})의 내용이 적용됩니다{basis}.",
-            f"\nThe higher-ranking document {higher} (tier {known[higher]}) governs{basis}.",
-        )
+        else:
+            cited = cite(ctx, higher, said.get("version"), said.get("effective_from"))
+            note += ctx.t(
+                f"\n두 문서보다 위계가 높은 {cited}(위계 {known[higher]}) "
+                f'{said.get("article_no") or ""}가 "{said.get("text")}"라고 정하고 있어, '
+                f"{said.get('_agrees_with')}의 내용이 적용됩니다{basis}.",
+                f"\n{cited} (tier {known[higher]}), above both, says "
+                f'"{said.get("text")}" ({said.get("article_no") or ""}), so '
+                f"{said.get('_agrees_with')} applies{basis}.",
+            )
     return None, note

@@ -391,8 +391,13 @@ def strip_particle(word: str) -> str:
     return word
 
 
+_SENTENCE_END = re.compile(r"[?？.!,]")
+_ENDS_A_VERB = ("돼", "요", "야", "어", "아", "지", "까", "죠", "해", "와", "니", "나")
+
+
 def _korean_title(question: str) -> tuple[str | None, list[str]]:
-    words = _WORD.findall(question)
+    found = list(_WORD.finditer(question))
+    words = [m.group() for m in found]
     for i, raw in enumerate(words):
         word = strip_particle(raw)
         suffix = next((s for s in TITLE_SUFFIXES if word.endswith(s)), None)
@@ -401,10 +406,16 @@ def _korean_title(question: str) -> tuple[str | None, list[str]]:
         parts = [word]
         if i > 0:
             before = words[i - 1]
+            between = question[found[i - 1].end() : found[i].start()]
             if (
                 re.fullmatch(r"[가-힣]{2,}", before)  # '몇 일 기준이야': no '일 기준'
                 and before not in NOT_TITLE_WORDS
                 and not before.endswith(("을", "를", "은", "는", "에", "의", "로", "도"))
+                # '얼마 나와? 지침이랑', '받아야돼? 지침': a question ended before the word
+                and not _SENTENCE_END.search(between)
+                and not before.endswith(_ENDS_A_VERB)
+                and not before.endswith(("랑", "하고", "과"))  # '지침이랑 규정': two nouns
+                and strip_particle(before) not in TITLE_SUFFIXES
             ):
                 parts.insert(0, before)
         if len(parts) == 1 and word == suffix:

@@ -836,6 +836,13 @@ def _clause_not_question(text: str) -> bool:
     return text.endswith(("하고", "되고")) and _QUESTION_WORD.search(text) is None
 
 
+_WHICH_IS_RIGHT = (
+    "뭐가 맞", "어느 게 맞", "어떤 게 맞", "어느 쪽", "뭘 따라", "뭐를 따라", "어느 걸 따라",
+    "which is right", "which one is right", "which is correct", "which one applies",
+    "which applies", "which one do i follow", "which should i follow",
+)  # fmt: skip
+
+
 def _continues(piece: str) -> bool:
     lowered = piece.lower()
     if lowered.startswith(_PRONOUN_OPENERS):
@@ -918,6 +925,10 @@ def split_parts(question: str) -> list[str]:
             and all(cue(k, "version_compare") for k in ents.keywords)
         ):
             standalone = False  # '… 몇일까지 돼? 예전이랑 같아?': the same rule, then and now
+        if parts and any(w in piece.lower() for w in _WHICH_IS_RIGHT):
+            # '… 숫자가 다르던데 뭐가 맞아?': which of the texts applies, which the answer
+            # to the part before says wherever documents disagree
+            continue
         if parts and not ents.keywords and len(piece.strip(" ?？.!")) <= 6:
             standalone = False  # '언제부터?', '왜?': asked of the part before
         if parts and _clause_not_question(parts[-1]):
