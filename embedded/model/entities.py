@@ -511,6 +511,29 @@ def _verb_noun(word: str) -> str:
     return ""
 
 
+_QUOTED_AFTER = re.compile(
+    r"^\s*(?:로|으로|이라고|라고|이라|라|로는|으로는|이|가)?\s*(?:시행(?:이라고|이라|일로|으로|일이라고)?\s*)?"
+    r"(?:찍혀|적혀|써\s?있|써\s?져|쓰여|나와\s?있|기재|명시|표시|printed|stated|written)",
+    re.I,
+)
+
+
+def _quoted_date(text: str) -> bool:
+    """The date is what a document says ('2025년 1월 1일로 찍혀 있는데', 'printed as
+    2025-01-01'), not the date the question asks about."""
+    phrase = date_phrase(text)
+    if not phrase:
+        return False
+    at = text.find(phrase) + len(phrase)
+    tail = text[at:]
+    for unit in ("일", "월"):  # '2025년 1월 1일' ends the phrase at '1월'; the day follows
+        tail = re.sub(rf"^\s*\d{{1,2}}\s*{unit}", "", tail)
+    before = text[: text.find(phrase)].lower()
+    return bool(_QUOTED_AFTER.match(tail)) or before.rstrip().endswith(
+        ("printed as", "stated as", "says", "printed", "states")
+    )
+
+
 def date_phrase(text: str) -> str:
     """The first date phrase a text names as written ('2023년 초', '재작년', 'early 2023'),
     or '' when it names none."""
@@ -712,10 +735,21 @@ def extract(question: str) -> Entities:
     title, title_words = _korean_title(_without_dates(question)) if lang == "ko" else (None, [])
     if lang == "en":
         title_words = _english_title(lowered)
+        if not title_words:
+            # English quoting a Korean title ('If the 정보보안규정 gets amended'): the title
+            # as written, when it is one whole word ending like a title.
+            quoted = [
+                w for w in re.findall(r"[가-힣]{3,}", question)
+                if w.endswith(TITLE_SUFFIXES) and w not in TITLE_SUFFIXES
+            ]  # fmt: skip
+            if quoted:
+                title, title_words = quoted[0], [quoted[0]]
     relative = _relative(question)
     absolute = None if relative else _as_of(question)
     if relative is None and absolute is None:
         relative = _month_day(question)
+    if _quoted_date(question):
+        relative, absolute = None, None  # '시행일이 2025년 1월 1일로 찍혀 있는데': what a text says
     version_match = _VERSION.search(question)
     version = None
     if version_match:

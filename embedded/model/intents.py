@@ -816,6 +816,13 @@ _CONTINUING = (
     # why the answer is so ('왜 달라?', 'why?'): the same question, asked on
     "왜 ",
     "why",
+    # 'Please include the indirect ones too': how to answer the part before
+    "please include",
+    "include the",
+    "also include",
+    "포함해서",
+    "포함해줘",
+    "포함해 줘",
 )
 
 # 'Has it been approved?': 'it' is what the part before named, unless the piece names a

@@ -679,6 +679,11 @@ CUES: dict[str, tuple[str, ...]] = {
         "would need updating",
         "need to be updated",
         "needs updating",
+        "reviewed downstream",
+        "downstream",
+        "get hit",
+        "gets hit",
+        "would be hit",
     ),
     "derived": (
         "regulations derive from",
@@ -787,7 +792,21 @@ CUES: dict[str, tuple[str, ...]] = {
         "what regulation",
         "which regulation",
     ),
-    "pending_status": ("개정안", "draft", "시행됐", "시행되었", "시행된"),
+    "pending_status": (
+        "개정안",
+        "draft",
+        "시행됐",
+        "시행되었",
+        "시행된",
+        # '새로 생긴다던데 확정된거야?': whether a change heard of is settled
+        "확정된",
+        "확정됐",
+        "확정이야",
+        "확정인",
+        "been finalised",
+        "been finalized",
+        "is it final",
+    ),
     "took_effect": (
         "시행됐",
         "시행되었",
@@ -1079,7 +1098,8 @@ EN_COMMON: frozenset[str] = frozenset(
     "whole later early today tomorrow yesterday tonight morning evening night world "
     "place point group number order state start might shall going having taking making "
     "asked asking tells saying using apply applies applied works worked check checked "
-    "those myself yourself ourselves themselves already almost enough instead else".split()
+    "those myself yourself ourselves themselves already almost enough instead else "
+    "include included includes including indirect direct".split()
 )
 
 # Words of chatter, not of a question ('ㅋㅋㅋ 헐 대박', '테스트 테스트 1 2 3', 'hmm ok so

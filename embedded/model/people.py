@@ -847,6 +847,9 @@ def roster_query(question: str) -> Roster:
     )
 
 
+_RULE_QUANTITY = re.compile(r"몇\s?(?:개월|달|시간|퍼센트|%)|며칠|\bhow many (?:months|hours|days)\b")
+
+
 def asks_roster(question: str, ents: Entities) -> bool:
     """A list or filter of employees, or an employee's several fields, with no rule to state.
 
@@ -858,6 +861,9 @@ def asks_roster(question: str, ents: Entities) -> bool:
     if ents.sql or ents.doc_nos or ents.title_words or ents.emp_nos:
         return False
     lowered = f" {question.lower()} "
+    if _RULE_QUANTITY.search(lowered) and any(k in TOPIC_WORDS for k in ents.keywords):
+        # '2021년에 입사한 사람들은 수습기간이 몇 개월이었어?': a rule's figure for them
+        return False
     scrubbed = lowered
     for word, _ in _DEPARTMENT_WORDS:
         scrubbed = scrubbed.replace(word, " ")

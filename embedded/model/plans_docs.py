@@ -413,6 +413,10 @@ _BEYOND = (
     "이후",
     "다음 개정",
     "그 다음",
+    # '특히 30일짜리 v5는': every revision, that one singled out
+    "특히",
+    "especially",
+    "in particular",
 )
 
 
