@@ -766,6 +766,8 @@ def detect_intent(question: str, ents: Entities) -> str:
 # '…인지, ', ', and <verb>' (one scan, no backtracking).
 _PART_BREAK = re.compile(
     r"(?<=[?？])\s+|(?<=[가-힣])(?:이랑|랑|하고),\s*|,\s*그리고\s+|(?<=인지),\s+|(?<=[았었였했])고,\s*"
+    # '2024년 2월엔 몇일이었고 지금은 몇일?': then, and now
+    r"|(?<=[았었였했]고)\s+(?=지금|현재|요즘|올해)"
     # (one scan per run of spaces: it starts only where the run does, and is possessive)
     r"|(?<!\s),?\s++and\s+(?=(?:are|is|do|does|did|what|how|which|who|when|can|will)\b)"
     # '며칠이고 신청은', '누가 결재하고 급할 땐', '뭐고 개정': a clause ends on -고
@@ -895,7 +897,7 @@ def split_parts(question: str) -> list[str]:
     first = extract(pieces[0])
     named = first.title or (first.doc_nos[0] if first.doc_nos else "")
     for piece in pieces:
-        earlier = _back_then(parts[-1], piece) if parts else ""
+        earlier = (_back_then(parts[-1], piece) or _back_now(parts[-1], piece)) if parts else ""
         if earlier:
             parts.append(earlier)  # '2023년 초에도 같았어?': the part before, as of then
             seen.append(("as_of", (earlier,)))
@@ -957,6 +959,18 @@ def split_parts(question: str) -> list[str]:
     noun = next((k for k in first.keywords if k in TOPIC_WORDS or k in LEAVE_TYPES), "")
     if noun:
         parts = [parts[0]] + [p if _names_own_topic(p) else f"{noun} {p}" for p in parts[1:]]
+    # '육아휴직 나 얼마나 썼어? 12월 22일 개정 후엔 몇일 남아?': days left of the same leave
+    kind = next((k for k in first.keywords if k in LEAVE_TYPES), "")
+    mine = cue(parts[0], "self") and not named_people(parts[0])
+    if kind:
+        carried = []
+        for p in parts[1:]:
+            if detect_intent(p, extract(p)) in ("remaining", "usage") and not _names_leave(p):
+                # whose days, too: the asker's, when the first part asked of them
+                own = mine and not cue(p, "self") and not named_people(p)
+                p = f"{'내 ' if own and first.lang == 'ko' else ''}{kind} {p}"
+            carried.append(p)
+        parts = [parts[0], *carried]
     return parts
 
 
@@ -990,7 +1004,7 @@ _THEN_FILLERS = frozenset(
     }
 )
 _THEN_SAME = re.compile(
-    r"같았|같나|같아|같은가|똑같|달랐|다른가|달라졌|바뀌었|변했|\bsame\b|\bdifferent\b"
+    r"같았|같나|같아|같은가|똑같|달랐|다른가요|다른가|다른지|달라졌|바뀌었|변했|\bsame\b|\bdifferent\b"
     r"|\bchanged?\b|\bback then\b|\bwhat was it\b|\bwhat were they\b|\bwhat about\b"
     r"|\bhow about\b|\bwas it\b|어땠|였어|였나|였지|였고|었어|었나|었지|었고"
 )
@@ -1027,6 +1041,21 @@ def _back_then(before: str, piece: str) -> str:
     if asks and not (_THEN_SAME.search(rest.lower()) or _asked_kinds(rest) & _asked_kinds(before)):
         return ""
     return f"{phrase} {_NOW.sub('', before).strip()}"
+
+
+def _back_now(before: str, piece: str) -> str:
+    """The part before asked for today, when it named a date and this piece asks only
+    'and now?' ('… 2024년 2월엔 몇일이었고 / 지금은 몇일?'); '' otherwise."""
+    phrase = date_phrase(before)
+    if not phrase or date_phrase(piece) or not _NOW.search(piece):
+        return ""
+    rest = _NOW.sub("", piece).strip()
+    rest = _THEN_SAME.sub(" ", _THEN_LEAD.sub("", rest))  # '다른가요?' asks, names nothing
+    known = set(extract(before).keywords) | _THEN_FILLERS
+    if any(k not in known and k[:2] not in known for k in extract(rest).keywords):
+        return ""
+    undated = " ".join(re.sub(re.escape(phrase) + r"(?:에는|에|엔|은|는)?", " ", before).split())
+    return f"지금 {undated}" if extract(before).lang == "ko" else f"{undated} now"
 
 
 def _names_own_topic(part: str) -> bool:

@@ -982,6 +982,10 @@ CUES: dict[str, tuple[str, ...]] = {
         "remaining",
         "still have",
         "balance",
+        "will i have",
+        "would i have",
+        "i'll have",
+        "will be left",
     ),
     "usage": (
         "썼어",

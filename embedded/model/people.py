@@ -53,6 +53,10 @@ _NOT_NAMES = frozenset(
         "전이",
         "전엔",
         "전에",
+        "후엔",
+        "후에",
+        "이후엔",
+        "이후에",
         "얼마나",
         "얼마",
         "한도",
@@ -847,7 +851,9 @@ def roster_query(question: str) -> Roster:
     )
 
 
-_RULE_QUANTITY = re.compile(r"몇\s?(?:개월|달|시간|퍼센트|%)|며칠|\bhow many (?:months|hours|days)\b")
+_RULE_QUANTITY = re.compile(
+    r"몇\s?(?:개월|달|시간|퍼센트|%)|며칠|\bhow many (?:months|hours|days)\b"
+)
 
 
 def asks_roster(question: str, ents: Entities) -> bool:
