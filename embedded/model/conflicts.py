@@ -108,7 +108,7 @@ def _agreeing(
             if same_heading and (squash(text) == squash(said) or _figures(text) == _figures(said)):
                 found.append({**hit, "_agrees_with": str(side.get("doc_no"))})
                 break
-    return found[:2]
+    return found[:1]
 
 
 def conflict_note(

@@ -88,7 +88,7 @@ _ASKED_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         ),
     ),
     (
-        re.compile(r"얼마|금액|how much|amount"),
+        re.compile(r"얼마|금액|how much|amount|\bvalue\b|\bworth\b"),
         re.compile(r"\d[\d,]*\s*(?:원|만원|퍼센트|%)"),
     ),
     (
@@ -172,6 +172,12 @@ def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]])
         sibling = any(p in hays[0] for p in own)
         return sibling and all(2 * sum(p in hay for p in own) < len(own) for hay in hays)
     return False
+
+
+def says_where(text: str, noun: str) -> bool:
+    """The noun carries a particle of place or time in the question ('협력사에서')."""
+    at = text.find(noun)
+    return at >= 0 and text[at + len(noun) :].startswith(_CONTEXT_PARTICLES)
 
 
 def _absent_subject(text: str, hit: dict[str, Any], hays: list[str]) -> bool:

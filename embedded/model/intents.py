@@ -852,6 +852,27 @@ _WHICH_IS_RIGHT = (
 )  # fmt: skip
 
 
+_DISAGREE = ("다르", "달라", "다른 숫자", "differ", "different", "don't match", "do not match")
+_DOCUMENT_NOUNS = frozenset(
+    "지침 지침마다 규정 규정마다 문서 문서마다 숫자 숫자가 내용 확인 guideline guidelines "
+    "document documents number numbers".split()
+)
+
+
+def _notes_disagreement(piece: str) -> bool:
+    """'지침마다 숫자가 달라 보여서 확인하고 싶습니다': a remark that documents differ,
+    naming nothing else; the answer to the part before shows where they do."""
+    lowered = piece.lower()
+    if not any(w in lowered for w in _DISAGREE) or _QUESTION_WORD.search(lowered):
+        return False
+    ents = extract(piece)
+    other = [
+        k for k in ents.keywords
+        if k not in _DOCUMENT_NOUNS and not any(w in k for w in _DISAGREE)
+    ]  # fmt: skip
+    return not ents.doc_nos and len(other) <= 1  # ('보여서': one word of the remark's own)
+
+
 def _continues(piece: str) -> bool:
     lowered = piece.lower()
     if lowered.startswith(_PRONOUN_OPENERS):
@@ -934,7 +955,9 @@ def split_parts(question: str) -> list[str]:
             and all(cue(k, "version_compare") for k in ents.keywords)
         ):
             standalone = False  # '… 몇일까지 돼? 예전이랑 같아?': the same rule, then and now
-        if parts and any(w in piece.lower() for w in _WHICH_IS_RIGHT):
+        if parts and (
+            any(w in piece.lower() for w in _WHICH_IS_RIGHT) or _notes_disagreement(piece)
+        ):
             # '… 숫자가 다르던데 뭐가 맞아?': which of the texts applies, which the answer
             # to the part before says wherever documents disagree
             continue

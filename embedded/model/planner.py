@@ -22,7 +22,7 @@ from embedded.model import (
 from embedded.model.compose import Blocks, Ctx, answer, hits_of, not_understood, squash
 from embedded.model.conversation import Turn, read_turn
 from embedded.model.entities import correct_english, date_phrase, extract
-from embedded.model.evidence import chatter
+from embedded.model.evidence import chatter, says_where
 from embedded.model.intents import detect_intent, split_dates, split_parts
 from embedded.model.lexicon import LEAVE_TYPES
 from embedded.model.people import asker_name, named_people
@@ -155,6 +155,11 @@ def _plan_one(request: MessagesRequest, turn: Turn, lang: str | None = None) -> 
             _PEOPLE_INTENTS
         ):
             ents = untitled
+    if ents.lang == "ko" and len(ents.keywords) > 1:
+        # '협력사에서 … 선물': a noun saying where is context; the topic words lead
+        where = [k for k in ents.keywords if says_where(turn.question, k)]
+        if where and len(where) < len(ents.keywords):
+            ents = replace(ents, keywords=[k for k in ents.keywords if k not in where] + where)
     intent = detect_intent(turn.question, ents)
     if intent in _PEOPLE_INTENTS:
         # A person's name is whom the question is about, not the topic of the rule.

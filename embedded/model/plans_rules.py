@@ -47,6 +47,7 @@ from embedded.model.evidence import (
     misses_subject,
     pairs,
     points_back,
+    says_where,
     states_a_rule,
     strength,
     weight,
@@ -997,36 +998,54 @@ def ranked_articles(ctx: Ctx, hits: list[dict[str, Any]]) -> list[dict[str, Any]
     return sorted(hits, key=score, reverse=True)
 
 
-def _subject_again(ctx: Ctx, search: ToolCall) -> Blocks | None:
+def _subject_again(
+    ctx: Ctx, search: ToolCall, against: dict[str, Any] | None = None
+) -> Blocks | None:
     """Search once more for the subject alone when the other words swamped the search.
 
     'Is there a limit on gifts from vendors?': the search for both words returned
     vendor articles only, none mentioning gifts. When no hit mentions the subject at
     all, the subject is searched alone and its articles (the question's other words
     kept where they appear) answer; None when that does not apply or finds nothing.
+    With ``against`` (the article the plan would quote), the subject's article answers
+    only when it meets more of the question than that one.
     """
     words = content_words(ctx.ents.keywords)
     if len(words) < 2 or ctx.ents.title_words or ctx.ents.doc_nos:
         return None
-    subject = words[0]
-    if any(
-        squash(subject) in squash(f"{h.get('article_title')} {h.get('text')}")
-        for h in hits_of(search)
-    ):
-        return None  # the subject was found: its articles did not speak to the question
-    again = [c for c in ctx.turn.all("search_regulations") if c.input.get("question") == subject]
-    if not again:
-        args: dict[str, Any] = {"question": subject}
-        if search.input.get("as_of"):
-            args["as_of"] = search.input["as_of"]
-        return call(ctx, "search_regulations", args)
-    found = hits_about(with_titles(ctx, hits_of(again[0])), ctx.ents.keywords)
-    if not found:
-        return None
-    best = sorted(found, key=lambda h: -article_score(h, words))
-    if ctx.ko and misses_subject(ctx.turn.question, best[0], found):
-        return None  # '사내 헬스장': the articles on '사내' name no gym
-    return quote_articles(ctx, best[:1])
+    # The first word no hit mentions ('거래처 … 선물': the search found the partner
+    # articles, none about gifts): the subject the other words swamped.
+    said = [squash(f"{h.get('article_title')} {h.get('text')}") for h in hits_of(search)]
+    missing = [
+        w
+        for w in words[:3]
+        if not any(squash(w) in t for t in said) and not says_where(ctx.turn.question, w)
+    ]  # fmt: skip ('협력사에서' says where the gift comes from, not what it is)
+    # (English: the Korean words it maps to, and the question for what it asks)
+    text = ctx.turn.question if ctx.ko else f"{' '.join(ctx.ents.keywords)} {ctx.turn.question}"
+    for subject in missing[:2]:
+        again = [
+            c for c in ctx.turn.all("search_regulations") if c.input.get("question") == subject
+        ]  # fmt: skip
+        if not again:
+            args: dict[str, Any] = {"question": subject}
+            if search.input.get("as_of"):
+                args["as_of"] = search.input["as_of"]
+            return call(ctx, "search_regulations", args)
+        order = [subject, *(k for k in ctx.ents.keywords if k != subject)]  # the subject first
+        found = hits_about(with_titles(ctx, hits_of(again[0])), order)
+        if not found:
+            continue
+        best = sorted(found, key=lambda h: -article_score(h, words))
+        if ctx.ko and misses_subject(ctx.turn.question, best[0], found):
+            continue  # '사내 헬스장': the articles on '사내' name no gym
+        # (alone, an article must meet two words of a Korean question; an English one
+        # maps to few Korean words, and its subject met is enough)
+        bar = strength(text, against)[0] + 1 if against is not None else 2 if ctx.ko else 1
+        if strength(text, best[0])[0] < bar:
+            continue  # no stronger than the plan's article, or meeting one word alone
+        return quote_articles(ctx, best[:1])
+    return None
 
 
 _FUNCTION_WORDS = frozenset(
@@ -1163,6 +1182,12 @@ def plan_search(ctx: Ctx) -> Blocks:
     english = f"{title} — relevant articles of {citation}" if title else f"Articles of {citation}"
     quoted = _speaking(ranked_articles(ctx, doc_hits(hits, doc_no))[:3], words)
     caveat = _no_amount(ctx, quoted) or _unaddressed(ctx, top, hits_of(search), words)
+    if caveat:
+        # A word no article found speaks of may be the subject the others swamped
+        # ('거래처 … 선물'): searched alone first.
+        again = _subject_again(ctx, search, against=quoted[0] if quoted else top)
+        if again:
+            return again
     # The article the topic words found, checked against the question as written: an
     # article sharing more of it answers instead (the words may have missed its point).
     found = rescue(ctx, against=quoted[0] if quoted else top)
