@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from embedded.model.entities import date_phrase, extract
-from embedded.model.lexicon import CUES, DEPARTMENTS, LEAVE_TYPES, TOPIC_WORDS
+from embedded.model.lexicon import CUES, DEPARTMENTS, LEAVE_TYPES, OVER_WORDS, TOPIC_WORDS
 from embedded.model.people import asked_fields, asks_roster, named_people
 
 if TYPE_CHECKING:
@@ -113,9 +113,15 @@ def _about_orders(q: str, e: Entities) -> bool:
             "who requested",
             "how much was",
             "how much is",
+            # the largest order, or orders over an amount ('3천만원 넘는 발주 있음?')
+            "largest",
+            "biggest",
+            "제일 큰",
+            "가장 큰",
         )
     )
-    return orders and e.amount is None and record
+    over = any(w in lowered for w in OVER_WORDS)
+    return orders and (record or over) and (e.amount is None or over)
 
 
 def _pending_anywhere(q: str, e: Entities) -> bool:
@@ -380,7 +386,9 @@ _HIRE_EXTREMES_EN = ("earliest", "longest", "most senior", "most recent", "newes
 def _hire_extreme_asked(q: str) -> bool:
     """The first or last hire of a group is asked (hire date with a superlative, 'who')."""
     lowered = q.lower()
-    hire = "입사일" in asked_fields(q) or any(w in lowered for w in (" hire", "최고참", "막내"))
+    hire = "입사일" in asked_fields(q) or any(
+        w in lowered for w in (" hire", "최고참", "막내", "근무한", "근속", "다닌", "serving")
+    )  # '제일 오래 근무한 직원': the first hire
     superlative = any(w in lowered for w in _HIRE_EXTREMES + _HIRE_EXTREMES_EN + ("최고참", "막내"))
     return hire and superlative and not named_people(q) and not _names_leave(q)
 
@@ -961,8 +969,16 @@ def split_parts(question: str) -> list[str]:
             # '… 숫자가 다르던데 뭐가 맞아?': which of the texts applies, which the answer
             # to the part before says wherever documents disagree
             continue
+        if parts and re.fullmatch(r"[가-힣]{2,8}도\s*[?？.!]*", piece.strip()):
+            standalone = False  # '… 누구야? 입사일도': that too, of the part before
         if parts and not ents.keywords and len(piece.strip(" ?？.!")) <= 6:
             standalone = False  # '언제부터?', '왜?': asked of the part before
+        if (
+            parts
+            and seen[-1][0] == "purchase_orders"
+            and any(w in piece.lower() for w in ("결재", "승인", "approv", "sign"))
+        ):
+            standalone = False  # '… 발주 있음? 결재권자 누구?': the orders list their approvers
         if parts and _clause_not_question(parts[-1]):
             standalone = False  # '2박 하고 22만원 냈으면': one question in two clauses
         if parts and not (standalone and len(piece) >= 4):

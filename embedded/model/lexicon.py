@@ -215,6 +215,9 @@ EN_TITLE_WORDS: dict[str, list[str]] = {
     "supplier evaluation": ["협력업체"],
     "contract management": ["계약"],
     "disciplinary penalty": ["징계", "양정"],
+    "disciplinary standard": ["징계", "양정"],
+    "disciplinary sanction": ["징계", "양정"],
+    "disciplinary guideline": ["징계", "양정"],
     "annual leave guideline": ["연차휴가", "운영지침"],
     "flexible work": ["유연근무"],
     "remote work": ["재택근무"],
@@ -1105,6 +1108,9 @@ EN_COMMON: frozenset[str] = frozenset(
     "those myself yourself ourselves themselves already almost enough instead else "
     "include included includes including indirect direct".split()
 )
+
+# Records over an amount named ('3천만원 넘는 발주', 'orders over 10M won').
+OVER_WORDS: tuple[str, ...] = ("넘는", "넘은", "초과", "이상인", "over ", "above ", "more than")
 
 # Words of chatter, not of a question ('ㅋㅋㅋ 헐 대박', '테스트 테스트 1 2 3', 'hmm ok so
 # like... yeah'): a message made of these alone (with laughter, digits, punctuation)

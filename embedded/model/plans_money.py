@@ -30,6 +30,7 @@ from embedded.model.lexicon import (
     APPROVERS,
     DEPARTMENTS,
     EN_TO_KO,
+    OVER_WORDS,
 )
 from embedded.model.people import named_people, records_call
 from embedded.model.plans_hr import named_targets, table
@@ -694,6 +695,24 @@ def _orders_total(ctx: Ctx, amounts: list[int]) -> str:
     )
 
 
+_LARGEST_ORDER = ("largest", "biggest", "제일 큰", "가장 큰", "제일 비싼", "가장 비싼", "최고액")
+
+
+def _orders_asked(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[list[Any]]:
+    """The orders the question asks for: over an amount named ('3천만원 넘는 발주'), or
+    the largest ('Which purchase order is the largest'); all of them otherwise."""
+    if "금액" not in columns or not rows:
+        return rows
+    at = columns.index("금액")
+    lowered = ctx.turn.question.lower()
+    if ctx.ents.amount is not None and any(w in lowered for w in OVER_WORDS):
+        return [r for r in rows if int(r[at] or 0) > ctx.ents.amount]
+    if any(w in lowered for w in _LARGEST_ORDER):
+        top = max(int(r[at] or 0) for r in rows)
+        return [r for r in rows if int(r[at] or 0) == top]
+    return rows
+
+
 def plan_purchase_orders(ctx: Ctx) -> Blocks:
     """Purchase orders the caller may see, each with its approver from the guideline's bands."""
     result = ctx.turn.last("query_hr")
@@ -708,6 +727,7 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
         # '노민준 발주한 거': that person's orders, when the caller may see any of them.
         at = columns.index("성명")
         rows = [r for r in rows if str(r[at]) in whose] or rows
+    rows = _orders_asked(ctx, columns, rows)
     if not rows:
         return answer(nothing_visible(ctx, ctx.t("해당 발주", "those purchase orders")))
     step = _search_first(ctx, "구매 결재 금액 결재권자")
