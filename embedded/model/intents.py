@@ -378,7 +378,7 @@ def _own_field_asked(q: str) -> bool:
 
 _HIRE_EXTREMES = (
     "제일 빠른", "가장 빠른", "제일 먼저", "가장 먼저", "제일 오래", "가장 오래", "제일 최근",
-    "가장 최근", "제일 늦게", "가장 늦게",
+    "가장 최근", "제일 늦게", "가장 늦게", "최장기",
 )  # fmt: skip
 _HIRE_EXTREMES_EN = ("earliest", "longest", "most senior", "most recent", "newest", "latest")
 
@@ -387,7 +387,8 @@ def _hire_extreme_asked(q: str) -> bool:
     """The first or last hire of a group is asked (hire date with a superlative, 'who')."""
     lowered = q.lower()
     hire = "입사일" in asked_fields(q) or any(
-        w in lowered for w in (" hire", "최고참", "막내", "근무한", "근속", "다닌", "serving")
+        w in lowered
+        for w in (" hire", "최고참", "막내", "근무한", "근속", "다닌", "serving", "최장기")
     )  # '제일 오래 근무한 직원': the first hire
     superlative = any(w in lowered for w in _HIRE_EXTREMES + _HIRE_EXTREMES_EN + ("최고참", "막내"))
     return hire and superlative and not named_people(q) and not _names_leave(q)
@@ -399,6 +400,19 @@ _IN_FLIGHT = ("개정안", "draft", "pending", "upcoming", "예정", "진행 중
 
 _PROCESS_WORDS = ("어떻게", "처리", "절차", "누가", "누구")
 _PROCESS_EN = re.compile(r"\b(?:how|who|handled|what happens|if someone|procedure)\b")
+
+
+_ABOUT_REQUESTS = (
+    "which", "what ", "list", "show", "pending", "rejected", "status", "how many", "any ",
+    "어떤", "뭐 있", "뭐가 있", "목록", "현황", "진행 중", "진행중", "반려된", "있어?", "있나",
+    "몇 건", "몇건",
+)  # fmt: skip
+
+
+def _asks_about_requests(q: str) -> bool:
+    """The question asks which requests there are or how they stand, not to file one."""
+    lowered = q.lower()
+    return any(w in lowered for w in _ABOUT_REQUESTS)
 
 
 def _asks_process(q: str) -> bool:
@@ -452,7 +466,14 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # search plan says it did not understand.
     ("search", lambda q, e: _word_salad(q)),
     # '개정 요청해줘': file one; 'how is a duplicate revision request handled?' asks the rule.
-    ("revision_request", lambda q, e: cue(q, "revision_request") and not _asks_process(q)),
+    # Only a request to file one: 'which revision requests are pending?' asks to list
+    # them (a write is never planned for a question about writes).
+    (
+        "revision_request",
+        lambda q, e: (
+            cue(q, "revision_request") and not _asks_process(q) and not _asks_about_requests(q)
+        ),
+    ),
     # '영업팀 명단이랑 직급', 'who on my team joined after 2022', '허은빈 입사일이랑 연락처':
     # a list or filter of employees (or several fields), no rule to state (people.py).
     ("roster", asks_roster),
@@ -891,7 +912,11 @@ def _continues(piece: str) -> bool:
 
 # A remark after the question ('규정마다 다르게 적혀 있는 것 같던데'): it says why one
 # asks, it asks nothing of its own.
-_REMARK_ENDINGS = ("던데", "던데요", "는데", "는데요", "은데", "같아", "같아요", "같음", "듯")
+_REMARK_ENDINGS = (
+    "던데", "던데요", "는데", "는데요", "은데", "같아", "같아요", "같음", "듯",
+    # why one asks ('민원이 들어와서요')
+    "와서요", "어서요", "아서요", "해서요", "라서요",
+)  # fmt: skip
 
 
 # A piece asking more about what the part before asked ('얼마로 올렸는지도', '남은 것도 알려줘').

@@ -174,7 +174,10 @@ def _contact_lines(
 _FIELDS = f"SELECT 사번, 성명, 부서, 직급, 입사일 FROM {EMPLOYEES_VIEW}"
 
 
-_FIRST = ("제일 빠른", "가장 빠른", "제일 먼저", "가장 먼저", "제일 오래", "가장 오래", "최고참")
+_FIRST = (
+    "제일 빠른", "가장 빠른", "제일 먼저", "가장 먼저", "제일 오래", "가장 오래", "최고참",
+    "최장기",
+)  # fmt: skip
 _FIRST_EN = ("earliest", "longest", "most senior", "first to join", "joined first")
 _LAST = ("제일 늦", "가장 늦", "가장 최근", "제일 최근", "막내", "latest", "most recent", "newest")
 _OWN_GROUP = ("우리 팀", "우리팀", "저희 팀", "우리 부서", "저희 부서", "my team", "our team")

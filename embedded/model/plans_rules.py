@@ -155,7 +155,12 @@ def topic_label(ctx: Ctx) -> str:
     topics = [k for k in ctx.ents.keywords if k in TOPIC_WORDS][:2]
     if not ctx.ents.title and len(topics) == 2:
         return " ".join(topics)  # '연차 이월', not just '연차'
-    return ctx.ents.title or (ctx.ents.keywords[0] if ctx.ents.keywords else ctx.turn.question)
+    # ('사내 흡연구역': the smoking area is what is asked about, not '사내')
+    named = [k for k in ctx.ents.keywords if k not in _GENERIC_LABELS] or ctx.ents.keywords
+    return ctx.ents.title or (named[0] if named else ctx.turn.question)
+
+
+_GENERIC_LABELS = frozenset("사내 회사 우리 직원 팀 부서 company our staff".split())
 
 
 def quote_articles(
