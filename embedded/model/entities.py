@@ -122,8 +122,10 @@ _VERB_ENDINGS = (
     "되",
     "던",
 )
+# ('4.2M won', '10m KRW': the short scales too)
 _EN_AMOUNT = re.compile(
-    r"(?<![0-9,.])([0-9][0-9,.]*+)\s*+(million|thousand|billion)?\s*+(?:won|krw)", re.I
+    r"(?<![0-9,.])([0-9][0-9,.]*+)\s*+(million|thousand|billion|mn|bn|m|k)?\s*+(?:won|krw)\b",
+    re.I,
 )
 _EN_AMOUNT_PREFIX = re.compile(
     r"(?:\bkrw|₩)\s*+([0-9][0-9,.]*+)\s*+(million|thousand|billion)?", re.I
@@ -231,7 +233,10 @@ def _amount(question: str) -> int | None:
     en = _EN_AMOUNT.search(question) or _EN_AMOUNT_PREFIX.search(question)
     number = _number(en.group(1)) if en else None
     if en and number is not None:
-        scale = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+        scale = {
+            "thousand": 1_000, "k": 1_000, "million": 1_000_000, "m": 1_000_000,
+            "mn": 1_000_000, "billion": 1_000_000_000, "bn": 1_000_000_000,
+        }  # fmt: skip
         return int(number * scale.get((en.group(2) or "").lower(), 1))
     return None
 
@@ -511,6 +516,11 @@ def _verb_noun(word: str) -> str:
     return ""
 
 
+_BEFORE_MONTH = re.compile(
+    r"\bbefore\s++(?:the\s++)?(?:" + "|".join(_EN_MONTHS) + r")\s++(?:\d{1,2},?\s++)?\d{4}\b"
+    r"|\d{4}\s*년\s*\d{1,2}\s*월\s*(?:이전|전에|전엔|전까지|전에는)",
+    re.I,
+)
 _QUOTED_AFTER = re.compile(
     r"^\s*(?:로|으로|이라고|라고|이라|라|로는|으로는|이|가)?\s*(?:시행(?:이라고|이라|일로|으로|일이라고)?\s*)?"
     r"(?:찍혀|적혀|써\s?있|써\s?져|쓰여|나와\s?있|기재|명시|표시|printed|stated|written)",
@@ -750,6 +760,12 @@ def extract(question: str) -> Entities:
         relative = _month_day(question)
     if _quoted_date(question):
         relative, absolute = None, None  # '시행일이 2025년 1월 1일로 찍혀 있는데': what a text says
+    elif absolute and _BEFORE_MONTH.search(question):
+        # 'before July 2024', '2024년 7월 이전': the day before that month began
+        named = date.fromisoformat(absolute)
+        last = calendar.monthrange(named.year, named.month)[1]
+        begun = named.replace(day=1) if named.day == last else named  # a month, or a day
+        absolute = date.fromordinal(begun.toordinal() - 1).isoformat()
     version_match = _VERSION.search(question)
     version = None
     if version_match:

@@ -1047,6 +1047,9 @@ _THEN_LEAD = re.compile(
 _NOW = re.compile(r"(?:지금|현재|요즘|현행|\bcurrently\b|\bcurrent\b|\bnow\b|\btoday\b)\s*", re.I)
 _THEN_FILLERS = frozenset(
     {
+        "이전",
+        "이전엔",
+        "이전에는",
         "만약",
         "혹시",
         "그때",
@@ -1070,7 +1073,7 @@ _THEN_FILLERS = frozenset(
 _THEN_SAME = re.compile(
     r"같았|같나|같아|같은가|똑같|달랐|다른가요|다른가|다른지|달라졌|바뀌었|변했|\bsame\b|\bdifferent\b"
     r"|\bchanged?\b|\bback then\b|\bwhat was it\b|\bwhat were they\b|\bwhat about\b"
-    r"|\bhow about\b|\bwas it\b|어땠|였어|였나|였지|였고|었어|었나|었지|었고"
+    r"|\bhow about\b|\bwas it\b|\bwhat was\b|어땠|였어|였나|였지|였고|었어|었나|었지|었고"
 )
 _ASKED_KINDS = (
     ("days", re.compile(r"며칠|몇\s?일|\bhow many days\b")),
@@ -1104,6 +1107,11 @@ def _back_then(before: str, piece: str) -> str:
     asks = _QUESTION_WORD.search(rest.lower())
     if asks and not (_THEN_SAME.search(rest.lower()) or _asked_kinds(rest) & _asked_kinds(before)):
         return ""
+    at = piece.find(phrase)
+    if piece[:at].rstrip().lower().endswith("before"):
+        phrase = f"before {phrase}"  # 'the threshold before July 2024': the day before it
+    elif re.match(r"\s*(?:이전|전에|전엔|전까지)", piece[at + len(phrase) :]):
+        phrase = f"{phrase} 이전"
     return f"{phrase} {_NOW.sub('', before).strip()}"
 
 
