@@ -30,6 +30,7 @@ from embedded.model.people import asker_name, named_people
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from embedded.model.entities import Entities
     from embedded.model.wire import MessagesRequest
 
 PLANS: dict[str, Callable[[Ctx], Blocks]] = {
@@ -143,23 +144,7 @@ def _plan_one(request: MessagesRequest, turn: Turn, lang: str | None = None) -> 
     ents = extract(turn.question)
     if lang:
         ents = replace(ents, lang=lang)
-    if ents.title_words[-1:] in _BARE_SUFFIXES and _no_such_title(turn, ents.title_words):
-        # '승인 기준', '육아휴직 규정' read as a document's title ('구매 결재 기준' is one),
-        # yet no document the searches found is titled so: the words are the topic. (A
-        # title glued to its suffix, '양정기준', stays one: a restricted document's title
-        # finds nothing.)
-        # '연차휴가 규정에 개정 예정인 게 있어?' still says a regulation is meant: a bare
-        # 규정 or 지침 is dropped only when the question asks about records.
-        untitled = replace(ents, title=None, title_words=[])
-        if ents.title_words[-1] == "기준" or detect_intent(turn.question, untitled) in (
-            _PEOPLE_INTENTS
-        ):
-            ents = untitled
-    if ents.lang == "ko" and len(ents.keywords) > 1:
-        # '협력사에서 … 선물': a noun saying where is context; the topic words lead
-        where = [k for k in ents.keywords if says_where(turn.question, k)]
-        if where and len(where) < len(ents.keywords):
-            ents = replace(ents, keywords=[k for k in ents.keywords if k not in where] + where)
+    ents = _read_again(turn, ents)
     intent = detect_intent(turn.question, ents)
     if intent in _PEOPLE_INTENTS:
         # A person's name is whom the question is about, not the topic of the rule.
@@ -184,6 +169,28 @@ def _plan_one(request: MessagesRequest, turn: Turn, lang: str | None = None) -> 
             )
         )
     return blocks
+
+
+def _read_again(turn: Turn, ents: Entities) -> Entities:
+    """The entities corrected by what this turn's searches found and where words stand."""
+    if ents.title_words[-1:] in _BARE_SUFFIXES and _no_such_title(turn, ents.title_words):
+        # '승인 기준', '육아휴직 규정' read as a document's title ('구매 결재 기준' is one),
+        # yet no document the searches found is titled so: the words are the topic. (A
+        # title glued to its suffix, '양정기준', stays one: a restricted document's title
+        # finds nothing.)
+        # '연차휴가 규정에 개정 예정인 게 있어?' still says a regulation is meant: a bare
+        # 규정 or 지침 is dropped only when the question asks about records.
+        untitled = replace(ents, title=None, title_words=[])
+        if ents.title_words[-1] == "기준" or detect_intent(turn.question, untitled) in (
+            _PEOPLE_INTENTS
+        ):
+            ents = untitled
+    if ents.lang == "ko" and len(ents.keywords) > 1:
+        # '협력사에서 … 선물': a noun saying where is context; the topic words lead
+        where = [k for k in ents.keywords if says_where(turn.question, k)]
+        if where and len(where) < len(ents.keywords):
+            ents = replace(ents, keywords=[k for k in ents.keywords if k not in where] + where)
+    return ents
 
 
 _BARE_SUFFIXES = (["기준"], ["규정"], ["지침"], ["규칙"])
