@@ -473,6 +473,8 @@ def _keywords(question: str, lang: str) -> tuple[list[str], tuple[str, ...]]:
             word = "이월"  # '내년으로 넘길 수 있는지', '넘어가나': carried over
         if raw in STOPWORDS or word in STOPWORDS or not _HANGUL.search(word) or len(word) < 2:
             continue
+        if word.startswith("몇"):
+            continue  # '몇번', '몇회', '몇시간': how many is asked, not what about
         if not aliased and (word.endswith(_VERB_ENDINGS) or re.search(r"\d", word)):
             # '접속하려면', '대피해', '차감되는': a noun made a verb keeps its noun.
             word = _verb_noun(word)
@@ -519,6 +521,11 @@ def _verb_noun(word: str) -> str:
 _BEFORE_MONTH = re.compile(
     r"\bbefore\s++(?:the\s++)?(?:" + "|".join(_EN_MONTHS) + r")\s++(?:\d{1,2},?\s++)?\d{4}\b"
     r"|\d{4}\s*년\s*\d{1,2}\s*월\s*(?:이전|전에|전엔|전까지|전에는)",
+    re.I,
+)
+_BEFORE_YEAR = re.compile(
+    r"\bbefore\s++(?:the\s++year\s++)?\d{4}\b(?!\s*-)"
+    r"|\d{4}\s*년\s*(?:이\s*)?(?:이전|전에|전엔|전까지|전에는|되기\s*전|오기\s*전)",
     re.I,
 )
 _QUOTED_AFTER = re.compile(
@@ -766,6 +773,9 @@ def extract(question: str) -> Entities:
         last = calendar.monthrange(named.year, named.month)[1]
         begun = named.replace(day=1) if named.day == last else named  # a month, or a day
         absolute = date.fromordinal(begun.toordinal() - 1).isoformat()
+    elif absolute and _BEFORE_YEAR.search(question):
+        # 'before 2024', '2024년 되기 전엔': the last day of the year before
+        absolute = date(date.fromisoformat(absolute).year - 1, 12, 31).isoformat()
     version_match = _VERSION.search(question)
     version = None
     if version_match:

@@ -72,7 +72,15 @@ def _about_orders(q: str, e: Entities) -> bool:
     orders = (
         any(
             w in lowered
-            for w in ("purchase order", "purchase request", "발주", "구매요청", "구매 요청")
+            for w in (
+                "purchase order",
+                "purchase request",
+                "발주",
+                "구매요청",
+                "구매 요청",
+                "구매 건",
+                "구매건",
+            )
         )
         or re.search(r"\bpos?\b", lowered) is not None
     )  # 'the 42M won … PO'
@@ -93,6 +101,11 @@ def _about_orders(q: str, e: Entities) -> bool:
             "check",
             "내역",
             " 건",
+            "몇건",
+            "몇 건",
+            "몇개",
+            "몇 개",
+            "how many",
             "기다리",
             "총액",
             "합계",
@@ -118,6 +131,10 @@ def _about_orders(q: str, e: Entities) -> bool:
             "biggest",
             "제일 큰",
             "가장 큰",
+            "제일 비싼",
+            "가장 비싼",
+            "최고액",
+            "most expensive",
         )
     )
     over = any(w in lowered for w in OVER_WORDS)
@@ -950,6 +967,7 @@ def split_parts(question: str) -> list[str]:
     seen: list[tuple[str, tuple[str, ...]]] = []
     first = extract(pieces[0])
     named = first.title or (first.doc_nos[0] if first.doc_nos else "")
+    orders = detect_intent(question, extract(question)) == "purchase_orders"
     for piece in pieces:
         earlier = (_back_then(parts[-1], piece) or _back_now(parts[-1], piece)) if parts else ""
         if earlier:
@@ -1004,6 +1022,13 @@ def split_parts(question: str) -> list[str]:
             and any(w in piece.lower() for w in ("결재", "승인", "approv", "sign"))
         ):
             standalone = False  # '… 발주 있음? 결재권자 누구?': the orders list their approvers
+        if (
+            parts
+            and orders
+            and intent in ("search", "purchase_orders", "ceiling")
+            and not (ents.title_words or ents.doc_nos)
+        ):
+            standalone = False  # '구매요청 몇건이고 금액 합계는? 반려된건 뭐야': the same orders
         if parts and _clause_not_question(parts[-1]):
             standalone = False  # '2박 하고 22만원 냈으면': one question in two clauses
         if parts and not (standalone and len(piece) >= 4):
@@ -1042,7 +1067,7 @@ def split_parts(question: str) -> list[str]:
 # '2021년에 입사한 사람들은 몇개월이었고?', 'was it the same in 2022?'): the words it may
 # hold besides the date, and the words that ask whether it was so then.
 _THEN_LEAD = re.compile(
-    r"^(?:에도|에는|에|엔|도|은|는|쯤|때는|때|당시에는|당시|이면|이라면|으로|로)\s*"
+    r"^(?:에도|에는|에|엔|도|은|는|쯤|때는|때|당시에는|당시|이면|이라면|으로|로|이랑|랑|하고|과|와)\s*"
 )
 _NOW = re.compile(r"(?:지금|현재|요즘|현행|\bcurrently\b|\bcurrent\b|\bnow\b|\btoday\b)\s*", re.I)
 _THEN_FILLERS = frozenset(
@@ -1126,7 +1151,9 @@ def _back_now(before: str, piece: str) -> str:
     known = set(extract(before).keywords) | _THEN_FILLERS
     if any(k not in known and k[:2] not in known for k in extract(rest).keywords):
         return ""
-    undated = " ".join(re.sub(re.escape(phrase) + r"(?:에는|에|엔|은|는)?", " ", before).split())
+    undated = " ".join(
+        re.sub(re.escape(phrase) + r"(?:쯤)?(?:에는|에|엔|은|는)?", " ", before).split()
+    )
     return f"지금 {undated}" if extract(before).lang == "ko" else f"{undated} now"
 
 

@@ -262,6 +262,11 @@ STOPWORDS: frozenset[str] = frozenset(
         "당일",
         "뒤에",
         "후에",
+        "전에",
+        "전엔",
+        "전에는",
+        "전까지",
+        "되기",
         "달에",
         "중에",
         "이틀",
@@ -1112,6 +1117,12 @@ EN_COMMON: frozenset[str] = frozenset(
     "asked asking tells saying using apply applies applied works worked check checked "
     "those myself yourself ourselves themselves already almost enough instead else "
     "include included includes including indirect direct".split()
+)
+
+# Spans of time a question counts in ('일주일에 몇 번'): the rule says '주 2회', so the
+# span is never a word the articles fail to speak of.
+PERIOD_WORDS: frozenset[str] = frozenset(
+    "일주일 하루 이틀 사흘 한달 일년 반년 한해 주당 월간".split()
 )
 
 # Records over an amount named ('3천만원 넘는 발주', 'orders over 10M won').

@@ -399,6 +399,18 @@ def of_status(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[list[
     return rows
 
 
+_COUNT_ASKED = ("몇건", "몇 건", "몇개", "몇 개", "how many", "합계", "합치면", "총액", "total")
+
+
+def status_asked_apart(question: str) -> bool:
+    """The status is asked after the count or sum ('몇건이고 합계는? 반려된건 뭐야'): a
+    question of its own about the same records, not a filter on the ones counted."""
+    lowered = question.lower()
+    counted = [lowered.find(w) for w in _COUNT_ASKED if w in lowered]
+    status = [lowered.find(w) for asked, _ in _STATUS_ASKED for w in asked if w in lowered]
+    return bool(counted and status) and min(counted) < min(status)
+
+
 def _of_kind(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[list[Any]]:
     """The claims of the kind the question names ('식대', '도서구입비'), else all of them.
 
@@ -695,6 +707,14 @@ def _orders_total(ctx: Ctx, amounts: list[int]) -> str:
     )
 
 
+def _in_status_line(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
+    """The orders in the status asked after the count ('… 반려된건 뭐야'), named."""
+    at, no, item = (columns.index(c) for c in ("상태", "발주번호", "품목"))
+    named = ", ".join(f"{r[no]} {r[item]}" for r in rows)
+    status = str(rows[0][at]) if rows else ""
+    return ctx.t(f"\n{status} 상태인 발주: {named}", f"\nIn status {status}: {named}")
+
+
 _LARGEST_ORDER = ("largest", "biggest", "제일 큰", "가장 큰", "제일 비싼", "가장 비싼", "최고액")
 
 
@@ -721,7 +741,11 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
     if result.failed:
         return answer(failure(ctx, result))
     columns, rows = rows_of(result)
-    rows = of_status(ctx, columns, rows)
+    visible = len(rows)
+    apart = status_asked_apart(ctx.turn.question)
+    in_status = of_status(ctx, columns, rows)
+    if not apart:
+        rows = in_status
     whose = set(named_people(ctx.turn.question))
     if whose and "성명" in columns:
         # '노민준 발주한 거': that person's orders, when the caller may see any of them.
@@ -784,13 +808,22 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
             f"\nApprovers from the amount bands of {titled(cited, citation)} "
             f"{cited.get('article_no') or ''}.",
         )
-    return answer(
-        ctx.t(
+    if listed < visible:
+        # the largest, those over an amount, those in a status: of the orders visible
+        heading = ctx.t(
+            f"조회 권한 범위 안의 발주 {visible}건 중 해당하는 {listed}건입니다:\n",
+            f"{listed} of the {visible} purchase order(s) visible to you:\n",
+        )
+    else:
+        heading = ctx.t(
             f"조회 권한 범위 안의 발주 {listed}건입니다:\n",
             f"{listed} purchase order(s) visible to you:\n",
         )
+    return answer(
+        heading
         + "\n".join(lines)
         + _orders_total(ctx, amounts)
+        + (_in_status_line(ctx, columns, in_status) if apart and in_status != rows else "")
         + source
         + ctx.t(
             "\n권한 밖의 발주는 보이지 않으므로 포함되지 않았습니다.",

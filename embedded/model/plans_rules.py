@@ -53,7 +53,13 @@ from embedded.model.evidence import (
     weight,
 )
 from embedded.model.intents import cue
-from embedded.model.lexicon import EN_TO_KO, LEAVE_TYPES, POINTING_FILLERS, TOPIC_WORDS
+from embedded.model.lexicon import (
+    EN_TO_KO,
+    LEAVE_TYPES,
+    PERIOD_WORDS,
+    POINTING_FILLERS,
+    TOPIC_WORDS,
+)
 
 if TYPE_CHECKING:
     from embedded.model.conversation import ToolCall
@@ -1322,7 +1328,11 @@ def _unaddressed(
     if len(words) + len(unknown) < 2 or _matched(top, words) > 1:
         return ""
     missing = [
-        w for w in words if w not in ctx.ents.derived and not any(_matched(h, [w]) for h in every)
+        w
+        for w in words
+        if w not in ctx.ents.derived
+        and w not in PERIOD_WORDS
+        and not any(_matched(h, [w]) for h in every)
     ]
     missing += unknown
     if not missing:
