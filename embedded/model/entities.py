@@ -12,6 +12,7 @@ from embedded.model.lexicon import (
     CUES,
     EN_COMMON,
     EN_SHORTHAND,
+    EN_TEAM_PHRASES,
     EN_TITLE_WORDS,
     EN_TO_KO,
     LEAVE_TYPES,
@@ -225,6 +226,37 @@ def korean_amount(text: str) -> int | None:
     return int(total + section + number)
 
 
+_EN_SCALED = re.compile(
+    r"(?<![0-9,.])([0-9][0-9,.]*+)\s*+(million|thousand|billion|mn|bn|m|k)\b", re.I
+)
+_EN_SCALES = {
+    "thousand": 1_000, "k": 1_000, "million": 1_000_000, "m": 1_000_000,
+    "mn": 1_000_000, "billion": 1_000_000_000, "bn": 1_000_000_000,
+}  # fmt: skip
+
+
+def amount_spans(question: str) -> list[tuple[int, int, int]]:
+    """Every amount the question writes, as (start, end, value), in order.
+
+    '4.5 million won … if it came to 6 million': an English amount after the first
+    may leave out its currency.
+    """
+    found: list[tuple[int, int, int]] = []
+    for match in AMOUNT.finditer(question):
+        value = korean_amount(match.group(1))
+        if value:
+            found.append((match.start(), match.end(), value))
+    for pattern in (_EN_AMOUNT, _EN_SCALED):
+        for match in pattern.finditer(question):
+            number = _number(match.group(1))
+            if number is None or any(a <= match.start() < b for a, b, _ in found):
+                continue
+            scale = _EN_SCALES.get((match.group(2) or "").lower(), 1)
+            if pattern is _EN_SCALED or scale > 1 or number >= 1_000:
+                found.append((match.start(), match.end(), int(number * scale)))
+    return sorted(found)
+
+
 def _amount(question: str) -> int | None:
     for match in AMOUNT.finditer(question):
         value = korean_amount(match.group(1))
@@ -415,7 +447,9 @@ def _korean_title(question: str) -> tuple[str | None, list[str]]:
             if (
                 re.fullmatch(r"[가-힣]{2,}", before)  # '몇 일 기준이야': no '일 기준'
                 and before not in NOT_TITLE_WORDS
-                and not before.endswith(("을", "를", "은", "는", "에", "의", "로", "도"))
+                and not before.endswith(
+                    ("을", "를", "은", "는", "에", "의", "로", "도", "인", "된", "던")
+                )
                 # '얼마 나와? 지침이랑', '받아야돼? 지침': a question ended before the word
                 and not _SENTENCE_END.search(between)
                 and not before.endswith(_ENDS_A_VERB)
@@ -688,6 +722,9 @@ def _one_edit(a: str, b: str) -> bool:
     return short[i:] == long_[i + 1 :]
 
 
+_TEAM_PHRASE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in EN_TEAM_PHRASES) + r")\b", re.I)
+
+
 def correct_english(question: str) -> str:
     """Fix casual English the lexicon would miss: shorthand ('biz') and one-letter typos.
 
@@ -699,6 +736,9 @@ def correct_english(question: str) -> str:
     if not _EN_TOKEN.search(question):
         return question
     start = _sql_start(question)
+    if start < 0:
+        question = _TEAM_PHRASE.sub("my team", question)  # 'my direct reports'
+        start = _sql_start(question)
     if start >= 0:
         # a statement to run is passed on verbatim; the prose before it is read
         return correct_english(question[:start]) + question[start:] if start else question

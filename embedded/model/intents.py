@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from embedded.model.entities import date_phrase, extract
+from embedded.model.entities import amount_spans, date_phrase, extract
 from embedded.model.lexicon import CUES, DEPARTMENTS, LEAVE_TYPES, OVER_WORDS, TOPIC_WORDS
 from embedded.model.people import asked_fields, asks_roster, named_people
 
@@ -1187,6 +1187,37 @@ _MONTH_ONLY = re.compile(r"(?<![\d년])(?<!년 )(\d{1,2})월\s?(?=중|동안|내
 def _rule_over_month(q: str) -> bool:
     """A leave rule asked over a month, not records filed in it."""
     return _names_leave(q) and not _records(q) and not cue(q, "usage")
+
+
+_SENTENCE_BREAK = re.compile(r"[?？!]\s*|\.\s+")
+
+
+def split_amounts(question: str) -> tuple[list[str], list[str]]:
+    """Who approves at two amounts ('450만원이랑 600만원 각각', '… 4.5 million won? And
+    if it came to 6 million?'): the question once per amount, with the amounts as
+    labels; ([], []) otherwise."""
+    spans = amount_spans(question)
+    if len(spans) != 2 or spans[0][2] == spans[1][2]:
+        return [], []
+    if detect_intent(question, extract(question)) != "ceiling":
+        return [], []
+    (s1, e1, v1), (s2, e2, v2) = spans
+    unit = " won" if extract(question).lang == "en" else "원"
+    labels = [f"{v1:,}{unit}", f"{v2:,}{unit}"]
+    second = question[s2:e2]
+    currency = re.search(r"\s*(?:won|krw)$", question[s1:e1], re.I)
+    if currency and not re.search(r"(?:won|krw)$", second, re.I):
+        second += currency.group()  # '6 million' after '4.5 million won'
+    breaks = [m.end() for m in _SENTENCE_BREAK.finditer(question) if e1 <= m.end() <= s2]
+    if not breaks:
+        # in one sentence ('450만원이랑 600만원 각각', 'a 3M won purchase vs a 40M won one'):
+        # the question once with each amount, the other left out
+        return [
+            " ".join(q.replace("각각 ", "").replace(" each", "").split())
+            for q in (question[:s2] + question[e2:], question[:s1] + question[e1:])
+        ], labels
+    asked = question[: breaks[-1]].strip()
+    return [asked, asked[:s1] + second + asked[e1:]], labels
 
 
 def split_dates(question: str) -> tuple[list[str], list[str]]:

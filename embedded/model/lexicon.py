@@ -172,6 +172,7 @@ EN_TO_KO: dict[str, str] = {
     "half day": "반차",
     "salary day": "지급일",
     "seoul": "서울",
+    "metropolitan cities": "광역시",
     "metropolitan city": "광역시",
     "busan": "부산",
     "daegu": "대구",
@@ -804,6 +805,14 @@ CUES: dict[str, tuple[str, ...]] = {
     "pending_status": (
         "개정안",
         "draft",
+        "proposal",
+        "proposed change",
+        # '육아휴직 30일로 늘리는 안은 어디까지 진행됐어?': a change by what it changes
+        "늘리는 안",
+        "바꾸는 안",
+        "줄이는 안",
+        "올리는 안",
+        "어디까지 진행",
         "시행됐",
         "시행되었",
         "시행된",
@@ -1058,6 +1067,17 @@ CUES: dict[str, tuple[str, ...]] = {
     "self": ("나 ", "내 ", "제 ", "my ", " i ", "i have"),
     "department": ("우리 부서", "부서 직원", "our team", "my team", "department"),
 }
+
+# English names for the people a manager manages ('my direct reports') → 'my team'.
+EN_TEAM_PHRASES: tuple[str, ...] = (
+    "my direct reports",
+    "direct reports",
+    "my reports",
+    "my subordinates",
+    "my staff",
+    "people who report to me",
+    "people reporting to me",
+)
 
 # Casual English shorthand → the words the lexicon knows (applied word by word).
 EN_SHORTHAND: dict[str, str] = {

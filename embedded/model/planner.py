@@ -23,7 +23,7 @@ from embedded.model.compose import Blocks, Ctx, answer, hits_of, not_understood,
 from embedded.model.conversation import Turn, read_turn
 from embedded.model.entities import correct_english, date_phrase, extract
 from embedded.model.evidence import chatter, says_where
-from embedded.model.intents import detect_intent, split_dates, split_parts
+from embedded.model.intents import detect_intent, split_amounts, split_dates, split_parts
 from embedded.model.lexicon import LEAVE_TYPES
 from embedded.model.people import asker_name, named_people
 
@@ -97,6 +97,9 @@ def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
     by_kind, kinds = _per_leave_type(turn.question)
     if by_kind:
         return _plan_parts(request, turn, by_kind, summed=_asks_sum(turn.question), labels=kinds)
+    by_amount, amounts = split_amounts(turn.question)
+    if by_amount:
+        return _plan_parts(request, turn, by_amount, labels=amounts)
     by_date, dates = split_dates(turn.question)
     if by_date:
         return _plan_parts(request, turn, by_date, labels=dates)

@@ -27,7 +27,7 @@ from embedded.model.compose import (
     with_titles,
 )
 from embedded.model.intents import cue
-from embedded.model.lexicon import TITLE_SUFFIXES
+from embedded.model.lexicon import LEAVE_TYPES, TITLE_SUFFIXES, TOPIC_WORDS
 from embedded.model.people import asks_about_self, lookup_call, lookup_sql, people_of
 from embedded.model.plans_rules import as_of, asks_comparison, compared, topic_label
 
@@ -59,7 +59,11 @@ def resolve_doc(ctx: Ctx) -> Resolved:
             return None, None, step
     elif ctx.ents.keywords:
         # No title: the document whose text is about the question's subject ('육아휴직 개정안').
-        about = hits_about(with_titles(ctx, hits_of(searches[0])), ctx.ents.keywords[:1])
+        # The subject is the first topic word ('the approved 25-day childcare revision':
+        # 육아, not 승인), else the first word.
+        words = ctx.ents.keywords
+        lead = next((k for k in words if k in TOPIC_WORDS or k in LEAVE_TYPES), words[0])
+        about = hits_about(with_titles(ctx, hits_of(searches[0])), [lead])
         if about:
             return str(about[0].get("doc_no")), about[0], None
     sibling, step = _sibling_title(ctx)
@@ -494,14 +498,41 @@ def plan_pending_status(ctx: Ctx) -> Blocks:
                     f"force ({p.get('summary') or ''}).",
                 )
             )
+    approved = any(p.get("status") == "APPROVED" for p in rows)
     if cue(ctx.turn.question, "took_effect") or _when_usable(ctx):
         lead = ctx.t("아니요, 아직입니다. ", "Not yet. ")
+    elif _asks_approved(ctx.turn.question) and not approved:
+        lead = ctx.t("아니요, 승인되지 않았습니다. ", "No, it is not approved. ")
+    elif not _asks_whether_any(ctx.turn.question):
+        # 'who drafted …', '어디까지 진행됐어?': what the revision is, no yes or no
+        lead = ctx.t(
+            f"{doc_no}에 진행 중인 개정 {len(rows)}건입니다: ",
+            f"{doc_no} has {len(rows)} revision(s) in progress: ",
+        )
     else:
         lead = ctx.t(
             f"네, {doc_no}에 진행 중인 개정이 {len(rows)}건 있습니다: ",
             f"Yes, {doc_no} has {len(rows)} revision(s) in progress: ",
         )
-    return answer(_renamed(ctx, hit) + lead + " ".join(parts) + (" " + current if current else ""))
+    body = " ".join(parts)
+    if lead.endswith(". "):
+        body = body[:1].upper() + body[1:]  # a sentence of its own ('No. Version 5 is …')
+    return answer(_renamed(ctx, hit) + lead + body + (" " + current if current else ""))
+
+
+def _asks_approved(question: str) -> bool:
+    """'is it approved?', '승인됐어?', '확정된 거야?': whether a change is settled."""
+    lowered = question.lower()
+    return any(w in lowered for w in ("approved", "승인", "확정", "finalised", "finalized"))
+
+
+def _asks_whether_any(question: str) -> bool:
+    """'개정안 있어?', 'is there a draft?': whether any revision is in flight."""
+    lowered = question.lower()
+    return any(
+        w in lowered
+        for w in ("있어", "있나", "있습니까", "있는지", "있음", "is there", "are there", "any ")
+    )
 
 
 def plan_revision_request(ctx: Ctx) -> Blocks:

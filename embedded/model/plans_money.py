@@ -242,13 +242,28 @@ def _other_category(hits: list[dict[str, Any]]) -> str | None:
     return None
 
 
+_NEGATED_EN = re.compile(
+    r"\b(?:not|other than|except|excluding|besides|outside(?:\s+of)?)\s+(?:in\s+|to\s+)?([a-z]+)",
+    re.I,
+)
+_NEGATED_KO = re.compile(r"([가-힣]{2,4}?)\s*(?:말고|제외하고|제외|빼고|이외|외의|아닌)")
+
+
+def _negated_places(question: str) -> set[str]:
+    """Places the question rules out ('(not Seoul)', '서울 말고'): never the place asked."""
+    english = {EN_TO_KO.get(w.lower(), "") for w in _NEGATED_EN.findall(question)}
+    return (english | set(_NEGATED_KO.findall(question))) - {""}
+
+
 def _region(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, str, str]:
     """(word to look the cap up by, place as asked, note on how it was placed)."""
     texts = " ".join(str(h.get("text")) for h in hits)
     names = named_people(ctx.turn.question)
+    negated = _negated_places(ctx.turn.question)
     places = [
         w for w in ctx.ents.keywords
-        if w not in _NOT_PLACES and not any(w in n or n in w for n in names)  # '곽호은' no place
+        if w not in _NOT_PLACES and w not in negated
+        and not any(w in n or n in w for n in names)  # '곽호은' no place
     ]  # fmt: skip
     for place in places:
         if place not in texts:
