@@ -8,7 +8,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from embedded.model.entities import amount_spans, date_phrase, extract
-from embedded.model.lexicon import CUES, DEPARTMENTS, LEAVE_TYPES, OVER_WORDS, TOPIC_WORDS
+from embedded.model.lexicon import (
+    APPROVERS,
+    CUES,
+    DEPARTMENTS,
+    LEAVE_TYPES,
+    OVER_WORDS,
+    TOPIC_WORDS,
+)
 from embedded.model.people import asked_fields, asks_roster, named_people
 
 if TYPE_CHECKING:
@@ -57,8 +64,20 @@ _DAY_COUNT = re.compile(r"(?<![\d월])(?<!월\s)\d{1,3}\s*(?:일|days?\b)")  # n
 
 
 def _names_days(q: str) -> bool:
-    """'25일 한도로', '30 days': a number of days named with a leave topic."""
-    return _names_leave(q) and _DAY_COUNT.search(q) is not None
+    """'25일 한도로', '30 days': a number of days named with a leave topic ('20일짜리 판',
+    a version named by its figure, names none)."""
+    return _names_leave(q) and _DAY_COUNT.search(_FIGURE_VERSION.sub(" ", q)) is not None
+
+
+_FIGURE_VERSION = re.compile(
+    r"(\d{1,3})\s?일\s?짜리\s?(?:판|버전|규정|개정판)|\bthe\s(\d{1,3})[\s-]days?\sversion\b", re.I
+)
+
+
+def version_figure(question: str) -> str | None:
+    """The figure a version is named by ('20일짜리 판', 'the 20-day version' → '20일')."""
+    match = _FIGURE_VERSION.search(question)
+    return f"{match.group(1) or match.group(2)}일" if match else None
 
 
 _PO_NO = re.compile(r"(?<![A-Za-z0-9-])PO-\d{4}-\d{3}(?!\d)")
@@ -210,6 +229,15 @@ def _purchase(q: str) -> bool:
     for word in DEPARTMENTS:
         lowered = lowered.replace(word, " ")
     return cue(lowered, "purchase")
+
+
+_LIMIT_ASKED = ("얼마까지", "얼마", "금액", "how much", "amount", "up to", "limit", "한도")
+
+
+def _approver_limit_asked(q: str) -> bool:
+    """An approver is named and the amount they may approve is asked."""
+    lowered = q.lower()
+    return any(w in lowered for w in APPROVERS) and any(w in lowered for w in _LIMIT_ASKED)
 
 
 def _carry(e: Entities) -> bool:
@@ -512,6 +540,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
         "ceiling",
         lambda q, e: e.amount is not None and _purchase(q) and cue(q, "approval_ceiling"),
     ),
+    # 'What purchase amount can a team lead approve on their own?': the band of an approver.
+    ("ceiling", lambda q, e: _purchase(q) and _approver_limit_asked(q)),
     ("impact", lambda q, e: cue(q, "impact")),
     ("derived", lambda q, e: cue(q, "derived")),
     ("related", lambda q, e: cue(q, "related")),
@@ -526,6 +556,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("search", lambda q, e: _compares_rule(q, e)),
     # 'version history랑 draft 상태': the history (drafts included) describes the document.
     ("describe", lambda q, e: bool(e.doc_nos or e.title_words) and cue(q, "describe_title")),
+    # '15일짜리 판은 언제부터 시행됐어?': when the version named by its figure took effect
+    ("effective_date", lambda q, e: bool(version_figure(q)) and cue(q, "effective_date")),
     ("pending_status", lambda q, e: cue(q, "pending_status")),
     (
         "pending_status",
@@ -740,6 +772,13 @@ REGISTRY: tuple[Intent, ...] = (
         "what a document is and its version history",
     ),
     Intent(
+        "effective_date",
+        ("effective_date",),
+        ("keywords", "title_words", "version", "as_of"),
+        ("search_regulations", "describe_regulation"),
+        "when a rule (or version N) took effect, printed date disclosed",
+    ),
+    Intent(
         "pending_status",
         ("pending_status", "pending_any", "took_effect", "drafter"),
         ("doc_nos", "title_words", "keywords"),
@@ -780,13 +819,6 @@ REGISTRY: tuple[Intent, ...] = (
         ("keywords", "as_of", "relative"),
         ("search_regulations", "pending_revision"),
         "days a rule grants now, on a date, and what is about to change",
-    ),
-    Intent(
-        "effective_date",
-        ("effective_date",),
-        ("keywords", "title_words", "version", "as_of"),
-        ("search_regulations", "describe_regulation"),
-        "when a rule (or version N) took effect, printed date disclosed",
     ),
 )
 """Every intent, in the order of the first test in ``INTENTS`` that picks it."""

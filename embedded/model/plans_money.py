@@ -128,6 +128,27 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
                         f"{hit.get('article_no') or ''}.",
                     )
                 )
+    wanted = next((v for k, v in APPROVERS.items() if k in ctx.turn.question.lower()), None)
+    if amount is None and wanted:
+        # 'What can a team lead approve on their own?': that approver's band
+        for hit in hits:
+            for clause in _subclauses(str(hit.get("text"))):
+                if _band(clause) and ":" in clause and wanted in clause.split(":", 1)[1]:
+                    citation = cite(
+                        ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from")
+                    )
+                    limits = clause.split(":", 1)[0].strip()
+                    named = next(
+                        (k for k, v in APPROVERS.items() if v == wanted and k.isascii()), wanted
+                    )
+                    return answer(
+                        ctx.t(
+                            f"{wanted} 결재 범위는 '{limits}'입니다. 근거: {titled(hit, citation)} "
+                            f'{hit.get("article_no") or ""} "{clause}".',
+                            f"The {named} ({wanted}) approves purchases of '{limits}'. Source: "
+                            f'{titled(hit, citation)} {hit.get("article_no") or ""} "{clause}".',
+                        )
+                    )
     if hits:
         hit = hits[0]
         citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))

@@ -504,4 +504,48 @@ def plan_roster(ctx: Ctx) -> Blocks:
         fields = [f for f in ("입사일", "연락처", "비고") if f in r.fields]
         lines = [_line(ctx, rec, fields) for rec in records[:_MAX_LINES]]
         return answer("\n".join(lines) + _masked_note(ctx, records))
+    if dept and _asks_everyone_too(ctx.turn.question):
+        # 'how many in total, and how many in DEV?': the count of all visible as well
+        everyone = _call_with(ctx, _COUNT_ALL)
+        if everyone is None:
+            return call(ctx, "query_hr", {"question_sql": _COUNT_ALL})
+        return answer(_listed(ctx, r, records, dept) + _all_counted(ctx, everyone))
     return answer(_listed(ctx, r, records, dept))
+
+
+_COUNT_ALL = f"SELECT COUNT(*) AS 인원 FROM {EMPLOYEES_VIEW}"
+_EVERYONE_TOO = (
+    "in total",
+    "on the books",
+    "company-wide",
+    "whole company",
+    "overall",
+    "altogether",
+    "회사 전체",
+    "전체 직원",
+    "전 직원",
+    "전직원",
+    "총 몇",
+    "모두 몇",
+    "전체 몇",
+    "전체는",
+)
+
+
+def _asks_everyone_too(question: str) -> bool:
+    lowered = question.lower()
+    return any(w in lowered for w in _EVERYONE_TOO)
+
+
+def _all_counted(ctx: Ctx, result: ToolCall) -> str:
+    """The employees visible in all, from a COUNT the platform's row filter applied to."""
+    if result.failed:
+        return ""
+    rows = _records(result)
+    count = next(iter(rows[0].values()), None) if rows else None
+    if count is None:
+        return ""
+    return ctx.t(
+        f"\n조회 가능한 전체 직원은 {count}명입니다.",
+        f"\nEmployees visible to you in all: {count}.",
+    )

@@ -52,7 +52,7 @@ from embedded.model.evidence import (
     strength,
     weight,
 )
-from embedded.model.intents import cue
+from embedded.model.intents import cue, version_figure
 from embedded.model.lexicon import (
     EN_TO_KO,
     LEAVE_TYPES,
@@ -868,14 +868,31 @@ def effect_basis(ctx: Ctx, hit: dict[str, Any]) -> tuple[Blocks | None, str]:
     )
 
 
-def _version_effective(ctx: Ctx, top: dict[str, Any], number: int | None) -> Blocks:
-    """When version ``number`` (None: the first) took effect, the date it states, what it said."""
+def _version_effective(
+    ctx: Ctx, top: dict[str, Any], number: int | None, figure: str | None = None
+) -> Blocks:
+    """When version ``number`` (None: the first; or the one whose summary states
+    ``figure``) took effect, the date it states, what it said."""
     doc_no = str(top.get("doc_no"))
     described = ctx.turn.last("describe_regulation")
     if described is None:
         return call(ctx, "describe_regulation", {"doc_no": doc_no})
     versions = [] if described.failed else (described.data or {}).get("versions") or []
-    if number is None:
+    by_figure = [
+        v
+        for v in versions
+        if figure
+        and v.get("status") == "APPROVED"
+        and re.search(rf"(?<!\d){figure}", str(v.get("summary") or ""))
+    ]
+    if by_figure:
+        version = by_figure[0]
+        number = version.get("version")
+    elif figure:
+        # no version's summary states it: the version the search found
+        number = top.get("version")
+        version = next((v for v in versions if str(v.get("version")) == str(number)), None)
+    elif number is None:
         dated = [v for v in versions if v.get("effective_from")]
         version = min(dated, key=lambda v: str(v.get("effective_from")), default=None)
         number = version.get("version") if version else None
@@ -913,6 +930,9 @@ def plan_effective_date(ctx: Ctx) -> Blocks:
         return _version_effective(ctx, top, ctx.ents.version)
     if first:
         return _version_effective(ctx, top, None)  # '처음 생겼을 땐 언제부터': the first version
+    figure = version_figure(ctx.turn.question)
+    if figure:
+        return _version_effective(ctx, top, None, figure)  # '20일짜리 판은 언제부터'
     if not (ctx.ents.title_words or ctx.ents.doc_nos or as_of(ctx)):
         # No document named: '부칙의 시행일과 승인일이 다르면 뭘 기준으로 봐?' asks the
         # rule about effective dates, which the article that speaks of them states;
@@ -1233,7 +1253,35 @@ def plan_search(ctx: Ctx) -> Blocks:
         + date_note(ctx, top)
         + conflict
         + _restricted_note(ctx, quoted)
+        + _times_count(ctx, quoted)
     )
+
+
+_PER_UNIT = re.compile(r"1(일|박|회)당\s*([0-9][0-9,]*)원")
+_COUNT_ASKED = re.compile(
+    r"(?<![0-9월.])([1-9][0-9]?)[\s-]?(일|박|회|days?|nights?|times)(?!당)(?![a-z])", re.I
+)
+_UNIT_EN = {"day": "일", "days": "일", "night": "박", "nights": "박", "times": "회"}
+_UNIT_KO_EN = {"일": "day", "박": "night", "회": "time"}
+
+
+def _times_count(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
+    """'일비 하루 얼마? 3일 출장이면 total은?': a rate per day (night, time) that an
+    article quoted states, multiplied out for the count the question names."""
+    asked = _COUNT_ASKED.search(ctx.turn.question)
+    if asked is None:
+        return ""
+    count, unit = int(asked.group(1)), _UNIT_EN.get(asked.group(2).lower(), asked.group(2))
+    for hit in quoted:
+        rate = _PER_UNIT.search(str(hit.get("text")))
+        if rate and rate.group(1) == unit:
+            per = int(rate.group(2).replace(",", ""))
+            return ctx.t(
+                f"\n{count}{unit}이면 {per:,}원 × {count} = {per * count:,}원입니다.",
+                f"\nFor {count} {_UNIT_KO_EN[unit]}{'s' if count > 1 else ''}: "
+                f"{per:,} × {count} = {per * count:,} won.",
+            )
+    return ""
 
 
 def _restricted_note(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
