@@ -15,6 +15,7 @@ from embedded.model.lexicon import (
     EN_TEAM_PHRASES,
     EN_TITLE_WORDS,
     EN_TO_KO,
+    KO_PHRASES,
     LEAVE_TYPES,
     NOT_TITLE_WORDS,
     PARTICLES,
@@ -612,7 +613,10 @@ _GLUED_TRIP = re.compile(r"(?<=[가-힣]{2})(출장비|출장|숙박비)")
 
 
 def respace(question: str) -> str:
-    """Put back a space skipped after a whole topic word ('육아휴직남은거' → '육아휴직 남은거')."""
+    """Put back a space skipped after a whole topic word ('육아휴직남은거' → '육아휴직 남은거'),
+    and read a phrase the regulations say otherwise as theirs ('외부 교육' → '사외 교육')."""
+    for phrase, theirs in KO_PHRASES.items():
+        question = question.replace(phrase, theirs)
     for word in sorted((w for w in LEAVE_TYPES if len(w) >= 4 and _HANGUL.search(w)), key=len):
         question = re.sub(rf"({word})(?=[가-힣]{{2,}})", r"\1 ", question)
     # '부산출장', '해외출장비': a place or scope glued to the trip word.

@@ -163,6 +163,8 @@ def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]])
             if word.endswith(particle) and len(word) - len(particle) >= 2:
                 word = word[: -len(particle)]
                 break
+        if word.endswith("여") and word[-2:-1] in _VERB_TAIL:
+            word = word[:-1]  # '지원해줘여', '되나여': a casual ending, still a verb
         if len(word) < 4 or word[-1] in _VERB_TAIL or word in EVIDENCE_ASKING:
             continue
         own = [word[i : i + 2] for i in range(len(word) - 1)]

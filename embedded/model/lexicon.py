@@ -545,6 +545,16 @@ APPROVERS: dict[str, str] = {
     "team lead": "팀장",
 }
 
+# Phrases the regulations say otherwise, where one word alone would mislead ('외부' is
+# also '외부에서 접속'): read as the regulations' phrase.
+KO_PHRASES: dict[str, str] = {
+    "외부 교육비": "사외 교육비",
+    "외부교육비": "사외 교육비",
+    "외부 교육": "사외 교육",
+    "외부교육": "사외 교육",
+    "밖에서 듣는 교육": "사외 교육",
+}
+
 # Casual or alternative words → the word the regulations and HR views use.
 ALIASES: dict[str, str] = {
     "육휴": "육아휴직",
