@@ -240,6 +240,14 @@ def _approver_limit_asked(q: str) -> bool:
     return any(w in lowered for w in APPROVERS) and any(w in lowered for w in _LIMIT_ASKED)
 
 
+def _claims_over(q: str) -> bool:
+    """Claims checked against the cap ('claims … exceed', '청구 … 넘은')."""
+    lowered = q.lower()
+    claims = any(w in lowered for w in ("claim", "청구"))
+    over = any(w in lowered for w in ("exceed", " over ", "넘은", "넘는", "초과"))
+    return claims and over
+
+
 def _carry(e: Entities) -> bool:
     return "이월" in e.keywords
 
@@ -552,6 +560,9 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # '채용 운영지침 1판이랑 지금 판 비교', 'has that number always been the same?': the
     # article beside the same article of another version (a document's history and its
     # changed articles, when only the document is named).
+    # 'Which lodging claims exceed the FIN-GDL-001 caps?': the claims, the document only
+    # the rule they are checked against.
+    ("expense", lambda q, e: cue(q, "expense") and _claims_over(q)),
     ("describe", lambda q, e: _compares_document(q, e)),
     ("search", lambda q, e: _compares_rule(q, e)),
     # 'version history랑 draft 상태': the history (drafts included) describes the document.

@@ -435,16 +435,23 @@ def of_status(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[list[
     return rows
 
 
-_COUNT_ASKED = ("몇건", "몇 건", "몇개", "몇 개", "how many", "합계", "합치면", "총액", "total")
+_COUNT_ASKED = ("몇건", "몇 건", "몇개", "몇 개", "how many")
 
 
 def status_asked_apart(question: str) -> bool:
     """The status is asked after the count or sum ('몇건이고 합계는? 반려된건 뭐야'): a
     question of its own about the same records, not a filter on the ones counted."""
     lowered = question.lower()
-    counted = [lowered.find(w) for w in _COUNT_ASKED if w in lowered]
+    counted = [lowered.find(w) for w in (*_COUNT_ASKED, *_SUM_ASKED) if w in lowered]
     status = [lowered.find(w) for asked, _ in _STATUS_ASKED for w in asked if w in lowered]
-    return bool(counted and status) and min(counted) < min(status)
+    if not (counted and status) or min(counted) > min(status):
+        return False
+    # 'How many were rejected?' asks the count of those: apart only across a break
+    between = lowered[min(counted) : min(status)]
+    return _ASKED_BREAK.search(between) is not None
+
+
+_ASKED_BREAK = re.compile(r"[?？,]|고\s|이랑|랑\s|하고|\band\b|그리고")
 
 
 def _of_kind(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[list[Any]]:
@@ -617,6 +624,7 @@ def plan_expense(ctx: Ctx) -> Blocks:
         )
     lines: list[str] = []
     overs: list[int] = []
+    most = (0, "")
     for row in rows:
         record = dict(zip(columns, row, strict=False))
         nights = int(record.get("숙박일수") or 0) or 1
@@ -650,6 +658,7 @@ def plan_expense(ctx: Ctx) -> Blocks:
         )
         if over > 0:
             overs.append(over)
+            most = max(most, (over, str(record.get("청구번호"))))
     if not lines:
         return answer(
             ctx.t(
@@ -669,6 +678,17 @@ def plan_expense(ctx: Ctx) -> Blocks:
             f"All {len(lines)} lodging claim(s) are within the cap.",
         )
     )
+    if len(overs) > 1:
+        # '… which one is over by the most?': the largest excess, named
+        tied = overs.count(most[0]) > 1
+        lead += ctx.t(
+            f" 가장 많이 초과한 청구는 {most[1]}({most[0]:,}원 초과)입니다."
+            if not tied
+            else f" 가장 큰 초과액은 {most[0]:,}원입니다.",
+            f" The largest excess is {most[1]} ({most[0]:,} won over)."
+            if not tied
+            else f" The largest excess is {most[0]:,} won.",
+        )
     note = _excess_rule(ctx, hits_of(search)) if overs else ""
     return answer(lead + ctx.t(" 청구별 계산:\n", " Per claim:\n") + "\n".join(lines) + note)
 
@@ -729,7 +749,21 @@ def _approver(hits: list[dict[str, Any]], amount: int) -> tuple[str, str, dict[s
     return None
 
 
-_SUM_ASKED = ("합치면", "합계", "총액", "총 금액", "다 합", "더하면", "total", "sum", "in all")
+_SUM_ASKED = (
+    "합치면",
+    "합계",
+    "총액",
+    "총 금액",
+    "총금액",
+    "다 합",
+    "더하면",
+    "total",
+    "sum",
+    "in all",
+    "combined",
+    "add up",
+    "altogether",
+)
 
 
 def _orders_total(ctx: Ctx, amounts: list[int]) -> str:
