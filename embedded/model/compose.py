@@ -395,12 +395,19 @@ def rows_of(call_: ToolCall | None) -> tuple[list[str], list[list[Any]]]:
     return columns, rows
 
 
-def days_in(text: str, topic: list[str]) -> int | None:
+_MOST_DAYS = re.compile(
+    r"(?:최대|최장|총\s*일수는)\s*(\d{1,3})\s*일|(\d{1,3})\s*일[을를]?\s*(?:한도|상한|초과할 수 없)"
+)
+
+
+def days_in(text: str, topic: list[str], most: bool = False) -> int | None:
     """Return the first 'N일' figure in a sentence that mentions the topic.
 
     Args:
         text: Article text.
         topic: Words the sentence should mention (any of them).
+        most: The most is asked ('최대 몇일'): a figure the sentence states as the
+            limit ('총 일수는 27일을 한도로') comes before its first figure.
 
     Returns:
         The number of days, or None when no sentence states one.
@@ -414,6 +421,11 @@ def days_in(text: str, topic: list[str]) -> int | None:
     # Only a sentence on the topic states its figure: another sentence's 'N일' is
     # another rule's (a lodging cap's nights are no settlement deadline).
     ordered = every + granting + on_topic if topic else sentences
+    if most:
+        for sentence in ordered:
+            limit = _MOST_DAYS.search(sentence)
+            if limit:
+                return int(limit.group(1) or limit.group(2))
     for sentence in ordered:
         match = _DAYS.search(sentence)
         if match:

@@ -28,7 +28,15 @@ _DOC_NO = re.compile(r"(?<![A-Za-z0-9-])[A-Z]{2,4}-[A-Z]{2,4}-\d{3}(?!\d)")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})(?:-(\d{1,2}))?\b")
 _KO_DATE = re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?")
 _EN_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
-_EN_DATE = re.compile(r"\b(" + "|".join(_EN_MONTHS) + r")\s+(?:(\d{1,2}),?\s+)?(\d{4})\b", re.I)
+# 'Feb 1, 2025', 'Sept. 2024': abbreviated months too (the longest name tried first)
+_EN_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+_EN_MONTHS["sept"] = 9
+_MONTH_NAMES = "|".join(sorted(_EN_MONTHS, key=len, reverse=True))
+_EN_DATE = re.compile(
+    r"\b(" + _MONTH_NAMES + r")\.?\s+(?:(\d{1,2})(?:st|nd|rd|th)?,?\s+)?(\d{4})\b"
+    r"|\b(\d{1,2})(?:st|nd|rd|th)?\s+(" + _MONTH_NAMES + r")\.?,?\s+(\d{4})\b",
+    re.I,
+)
 _KO_YEAR = re.compile(r"(\d{4})\s*년(?!\s*\d{1,2}\s*월)\s*(연말|말|하반기|연초|초|상반기|중반)?")
 _EN_YEAR = re.compile(
     r"\b(?:(end|close|beginning|start|early|late|middle|mid)(?:\s+of\s+|-|\s+))?"
@@ -48,7 +56,7 @@ _EN_RELATIVE = re.compile(
 )
 _KO_MONTH_DAY = re.compile(r"(?<![\d년])(?<!년\s)(\d{1,2})\s*+월\s*+(\d{1,2})\s*+일")
 _EN_MONTH_DAY = re.compile(
-    r"\b(" + "|".join(_EN_MONTHS) + r")\s+(\d{1,2})(?:st|nd|rd|th)?\b(?!,?\s*+\d)", re.I
+    r"\b(" + _MONTH_NAMES + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?!,?\s*+\d)", re.I
 )
 _YEAR_PART = {
     "연말": (12, 31),
@@ -289,9 +297,12 @@ def _as_of(question: str) -> str | None:
             return date(year, month, min(int(day), last) if day else last).isoformat()
     en = _EN_DATE.search(question)
     if en:
-        year, month = int(en.group(3)), _EN_MONTHS[en.group(1).lower()]
+        name, day, year_text = (
+            en.group(1, 2, 3) if en.group(1) else (en.group(5), en.group(4), en.group(6))
+        )
+        year, month = int(year_text), _EN_MONTHS[name.lower()]
         last = calendar.monthrange(year, month)[1]
-        return date(year, month, int(en.group(2)) if en.group(2) else last).isoformat()
+        return date(year, month, min(int(day), last) if day else last).isoformat()
     # A year alone means its end (the last day is in it), unless a part is named.
     for pattern, part_group, year_group in ((_KO_YEAR, 2, 1), (_EN_YEAR, 1, 2)):
         match = pattern.search(question)
@@ -554,7 +565,7 @@ def _verb_noun(word: str) -> str:
 
 
 _BEFORE_MONTH = re.compile(
-    r"\bbefore\s++(?:the\s++)?(?:" + "|".join(_EN_MONTHS) + r")\s++(?:\d{1,2},?\s++)?\d{4}\b"
+    r"\bbefore\s++(?:the\s++)?(?:" + _MONTH_NAMES + r")\.?\s++(?:\d{1,2},?\s++)?\d{4}\b"
     r"|\d{4}\s*년\s*\d{1,2}\s*월\s*(?:이전|전에|전엔|전까지|전에는)",
     re.I,
 )
@@ -807,6 +818,11 @@ def extract(question: str) -> Entities:
                 title, title_words = quoted[0], [quoted[0]]
     relative = _relative(question)
     absolute = None if relative else _as_of(question)
+    if relative and (
+        _KO_DATE.search(question) or _ISO_DATE.search(question) or _EN_DATE.search(question)
+    ):
+        # '작년 상반기(2024년 5월)': the month written out says which day is meant
+        relative, absolute = None, _as_of(question)
     if relative is None and absolute is None:
         relative = _month_day(question)
     if _quoted_date(question):

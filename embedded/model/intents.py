@@ -776,6 +776,13 @@ REGISTRY: tuple[Intent, ...] = (
         "revisions in flight across documents (mine, this month)",
     ),
     Intent(
+        "expense",
+        ("expense", "comply", "own_claim"),
+        ("keywords", "amount", "as_of"),
+        ("search_regulations", "query_hr"),
+        "lodging caps, claims against them, hypothetical amounts, scope",
+    ),
+    Intent(
         "describe",
         ("describe_title",),
         ("doc_nos", "title_words"),
@@ -802,13 +809,6 @@ REGISTRY: tuple[Intent, ...] = (
         ("doc_nos", "title_words", "as_of"),
         ("search_regulations", "get_effective_version", "pending_revision"),
         "which version is in force (on a date), and what comes next",
-    ),
-    Intent(
-        "expense",
-        ("expense", "comply", "own_claim"),
-        ("keywords", "amount", "as_of"),
-        ("search_regulations", "query_hr"),
-        "lodging caps, claims against them, hypothetical amounts, scope",
     ),
     Intent(
         "usage",

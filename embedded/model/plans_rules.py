@@ -691,6 +691,25 @@ def coming_changes(ctx: Ctx, doc_no: str, topic: list[str]) -> tuple[Blocks | No
     return None, (found, drafts)
 
 
+_MOST_WORDS = (
+    "최대",
+    "최장",
+    "한도",
+    "상한",
+    "제일 많이",
+    "가장 많이",
+    "maximum",
+    "max ",
+    "at most",
+)
+
+
+def asks_most(question: str) -> bool:
+    """'연차 최대 며칠까지', 'the maximum annual leave': the limit, not the first figure."""
+    lowered = f"{question.lower()} "
+    return any(w in lowered for w in _MOST_WORDS)
+
+
 def plan_rule_days(ctx: Ctx) -> Blocks:
     """How many days a rule grants (now, on a past date, and what is about to change)."""
     blocks, hits = searched_topic(ctx, quote_fallback=True, days_asked=True)
@@ -700,7 +719,7 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
     doc_no = str(top.get("doc_no"))
     texts = " ".join(str(h.get("text")) for h in doc_hits(hits, doc_no))
     topic = ctx.ents.keywords or ctx.ents.title_words
-    days = days_in(texts, topic)
+    days = days_in(texts, topic, most=asks_most(ctx.turn.question))
     citation = cite(ctx, doc_no, top.get("version"), top.get("effective_from"))
     if days is None:
         stated = article_answer(ctx, days_asked=True) or rescue(ctx)
@@ -731,11 +750,12 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
     # '개인정보는 3일입니다' reads as a grant of days: a subject that is no leave or
     # topic noun is left out, and the rule's own sentence says what the days are.
     subject = f"{label}{josa(label, '은', '는')} " if _leave_or_topic(label) else ""
+    most = asks_most(ctx.turn.question)
     text = ctx.t(
-        f"현재 시행 중인 {citation}에 따르면 {subject}{days}일입니다"
+        f"현재 시행 중인 {citation}에 따르면 {subject}{'최대 ' if most else ''}{days}일입니다"
         + (f' ("{quoted}").' if quoted else "."),
-        f"Under {citation}, currently in force, the figure is {days} days"
-        + (f' ("{quoted}").' if quoted else "."),
+        f"Under {citation}, currently in force, the {'maximum' if most else 'figure'} is "
+        f"{days} days" + (f' ("{quoted}").' if quoted else "."),
     ) + date_note(ctx, top)
     for version in approved:
         next_days, step = _future_days(ctx, version, topic)
@@ -1310,7 +1330,9 @@ _EN_PLAIN = frozenset(
     # how a question compares or dates what it asks ('threshold now vs before')
     "threshold thresholds cutoff different differ difference same changed change changes "
     "current currently today early late earlier later previous previously versus back ago "
-    "since until used required require requirement level levels".split()
+    "since until used required require requirement level levels "
+    # what a person says around a question ('Quick one - …', 'just wondering')
+    "quick question wondering curious hey hello thanks actually basically".split()
 )
 
 
