@@ -141,7 +141,7 @@ _ASKING_HEADS = tuple("뭐 뭘 무엇 얼마 몇 누구 누가 언제 어디 어
 _CONTEXT_PARTICLES = ("에", "에서", "에는", "에서는", "엔", "에도", "때", "때는")
 
 # Syllables that end a verb or a sentence: a long word ending so is no subject noun.
-_VERB_TAIL = frozenset("다요고서도야데지까줘해돼죠네면어아게는은을를라려며니거었았였겠셨했됐")
+_VERB_TAIL = frozenset("다요고서도야데지까줘해돼죠네면어아게는은을를라려며니거었았였겠셨했됐줌됨함")
 
 
 def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]]) -> bool:

@@ -858,7 +858,7 @@ _PART_BREAK = re.compile(
     # '2024년 2월엔 몇일이었고 지금은 몇일?': then, and now
     r"|(?<=[았었였했]고)\s+(?=지금|현재|요즘|올해)"
     # (one scan per run of spaces: it starts only where the run does, and is possessive)
-    r"|(?<!\s),?\s++and\s+(?=(?:are|is|do|does|did|what|how|which|who|when|can|will)\b)"
+    r"|(?<!\s),?\s++and\s+(?=(?:are|is|was|were|do|does|did|what|how|which|who|when|can|will)\b)"
     # '며칠이고 신청은', '누가 결재하고 급할 땐', '뭐고 개정': a clause ends on -고
     r"|(?:(?<=이고)|(?<=되고)|(?<=하고)|(?<=뭐고)|(?<=이며))\s+",
     re.I,
@@ -1112,7 +1112,10 @@ def split_parts(question: str) -> list[str]:
 _THEN_LEAD = re.compile(
     r"^(?:에도|에는|에|엔|도|은|는|쯤|때는|때|당시에는|당시|이면|이라면|으로|로|이랑|랑|하고|과|와)\s*"
 )
-_NOW = re.compile(r"(?:지금|현재|요즘|현행|\bcurrently\b|\bcurrent\b|\bnow\b|\btoday\b)\s*", re.I)
+_NOW = re.compile(
+    r"(?:(?:지금|현재|요즘|현행)(?:이랑|하고|은|는|도)?|\bcurrently\b|\bcurrent\b|\bnow\b|\btoday\b)\s*",
+    re.I,
+)
 _THEN_FILLERS = frozenset(
     {
         "이전",
@@ -1139,7 +1142,8 @@ _THEN_FILLERS = frozenset(
     }
 )
 _THEN_SAME = re.compile(
-    r"같았|같나|같아|같은가|똑같|달랐|다른가요|다른가|다른지|달라졌|바뀌었|변했|\bsame\b|\bdifferent\b"
+    r"같았|같나|같아|같은가|똑같|달랐|다른가요|다른가|다른지|달라요|달라\?|다릅|달라졌|바뀌었|변했"
+    r"|\bsame\b|\bdifferent\b"
     r"|\bchanged?\b|\bback then\b|\bwhat was it\b|\bwhat were they\b|\bwhat about\b"
     r"|\bhow about\b|\bwas it\b|\bwhat was\b|어땠|였어|였나|였지|였고|었어|었나|었지|었고"
 )

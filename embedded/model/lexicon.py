@@ -557,6 +557,13 @@ KO_PHRASES: dict[str, str] = {
 
 # Casual or alternative words → the word the regulations and HR views use.
 ALIASES: dict[str, str] = {
+    # '1년에 꼭 채워야되는 교육시간': hours to complete are what the rules call 이수
+    "채워야": "이수",
+    "채워야되는": "이수",
+    "채워야하는": "이수",
+    "채워야할": "이수",
+    "채우는": "이수",
+    "교육시간": "교육",
     "육휴": "육아휴직",
     "육아휴가": "육아휴직",
     "핸펀": "연락처",
@@ -828,6 +835,8 @@ CUES: dict[str, tuple[str, ...]] = {
         "줄이는 안",
         "올리는 안",
         "어디까지 진행",
+        "어디까지 왔",
+        "초안",
         "시행됐",
         "시행되었",
         "시행된",
@@ -1168,6 +1177,7 @@ OVER_WORDS: tuple[str, ...] = ("넘는", "넘은", "초과", "이상인", "over 
 # asks nothing, and is not understood rather than 'not covered'.
 CHATTER: frozenset[str] = frozenset(
     "아 어 음 흠 헐 와 오 에휴 하 대박 몰라 모르겠다 모르겠어 테스트 마이크 오케이 그래서 그냥 "
+    "진짜 정말 완전 레알 실화 미쳤다 웃기네 웃겨 ㅠㅠ ㅜㅜ "
     "ㅇㅇ ㅎㅇ 하이 안녕 헬로 lol lmao haha hmm ok okay yeah yep so like test testing mic "
     "check asdf hello hi hey pls yo well um uh".split()
 )

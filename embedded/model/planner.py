@@ -243,12 +243,15 @@ def _plan_parts(
                         if lang == "ko"
                         else "The same as above: the same articles were in force then."
                     )
-                texts.append(text)
+                if not (texts and text == texts[-1] and not labels):
+                    texts.append(text)  # ('… 어디까지 왔어? 승인 난 거랑 초안 둘 다': one answer)
                 start = used
                 break
             if used >= len(turn.calls):
                 return blocks  # this part's next call
             used += 1
+    if len(texts) == 1:
+        return answer(texts[0])
     heads = [f"{label}: " for label in labels] if labels else [""] * len(texts)
     numbered = [
         f"{i}) {head}{text}" for i, (head, text) in enumerate(zip(heads, texts, strict=True), 1)
