@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from embedded.model.departments import asks_per_department
 from embedded.model.entities import amount_spans, date_phrase, extract
 from embedded.model.lexicon import (
     APPROVERS,
@@ -563,6 +564,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # 'Which lodging claims exceed the FIN-GDL-001 caps?': the claims, the document only
     # the rule they are checked against.
     ("expense", lambda q, e: cue(q, "expense") and _claims_over(q)),
+    # 'DEV 연차 사용일수 합계 얼마야? HR 팀이랑 비교하면?': leave records per department
+    ("usage", lambda q, e: asks_per_department(q) and _names_leave(q) and cue(q, "usage")),
     ("describe", lambda q, e: _compares_document(q, e)),
     ("search", lambda q, e: _compares_rule(q, e)),
     # 'version history랑 draft 상태': the history (drafts included) describes the document.
@@ -783,6 +786,13 @@ REGISTRY: tuple[Intent, ...] = (
         "lodging caps, claims against them, hypothetical amounts, scope",
     ),
     Intent(
+        "usage",
+        ("usage", "department"),
+        ("emp_nos",),
+        ("query_hr",),
+        "leave used, per person, with extremes; sums, averages, head counts, who over a group",
+    ),
+    Intent(
         "describe",
         ("describe_title",),
         ("doc_nos", "title_words"),
@@ -809,13 +819,6 @@ REGISTRY: tuple[Intent, ...] = (
         ("doc_nos", "title_words", "as_of"),
         ("search_regulations", "get_effective_version", "pending_revision"),
         "which version is in force (on a date), and what comes next",
-    ),
-    Intent(
-        "usage",
-        ("usage", "department"),
-        ("emp_nos",),
-        ("query_hr",),
-        "leave used, per person, with extremes; sums, averages, head counts, who over a group",
     ),
     Intent(
         "remaining",
@@ -881,6 +884,8 @@ _CONTINUING = (
     "아님",
     "아니면",
     "아니라면",
+    "그중",
+    "그 중",
     "그럼",
     "그러면",
     "그날",
@@ -1010,7 +1015,8 @@ def split_parts(question: str) -> list[str]:
     seen: list[tuple[str, tuple[str, ...]]] = []
     first = extract(pieces[0])
     named = first.title or (first.doc_nos[0] if first.doc_nos else "")
-    orders = detect_intent(question, extract(question)) == "purchase_orders"
+    whole = detect_intent(question, extract(question))
+    orders = whole == "purchase_orders"
     for piece in pieces:
         earlier = (_back_then(parts[-1], piece) or _back_now(parts[-1], piece)) if parts else ""
         if earlier:
@@ -1072,6 +1078,14 @@ def split_parts(question: str) -> list[str]:
             and not (ents.title_words or ents.doc_nos)
         ):
             standalone = False  # '구매요청 몇건이고 금액 합계는? 반려된건 뭐야': the same orders
+        if (
+            parts
+            and whole in ("roster", "usage", "expense")
+            and intent == "search"
+            and asks_per_department(piece)
+            and not (ents.title_words or ents.doc_nos)
+        ):
+            standalone = False  # '전사 직원 몇명이고 부서별로 제일 많은 데는?': the same records
         if parts and _clause_not_question(parts[-1]):
             standalone = False  # '2박 하고 22만원 냈으면': one question in two clauses
         if parts and not (standalone and len(piece) >= 4):

@@ -19,8 +19,9 @@ from embedded.model.compose import (
     josa,
     rows_of,
 )
+from embedded.model.departments import asks_per_department, named_departments, per_department
 from embedded.model.intents import cue
-from embedded.model.lexicon import DEPARTMENTS, GRANT_VARIES, LEAVE_TYPES
+from embedded.model.lexicon import GRANT_VARIES, LEAVE_TYPES
 from embedded.model.people import (
     Person,
     asks_about_self,
@@ -70,10 +71,12 @@ def leave_sql(ctx: Ctx, people: list[Person] | None = None, single: bool = False
         conditions.append("휴가종류 IN (" + ", ".join(f"'{k}'" for k in kinds) + ")")
     emp_nos = [p.emp_no for p in people] if people else ctx.ents.emp_nos[:1]
     emp_nos = [e for e in emp_nos if re.fullmatch(r"[0-9]{8}", e)]
-    lowered = ctx.turn.question.lower()
-    dept = next((code for word, code in DEPARTMENTS.items() if word in lowered), None)
-    if dept and not emp_nos:
-        conditions.append(f"부서 = '{dept}'")
+    named = named_departments(ctx.turn.question)
+    if len(named) > 1 and not emp_nos:
+        # 'DEV … HR 팀이랑 비교하면?': both departments' rows
+        conditions.append("부서 IN (" + ", ".join(f"'{d}'" for d in named if d.isalpha()) + ")")
+    elif named and not emp_nos:
+        conditions.append(f"부서 = '{named[0]}'")
     if len(emp_nos) == 1:
         conditions.append(f"사번 = '{emp_nos[0]}'")
     elif emp_nos:
@@ -552,6 +555,15 @@ def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
         else []
     )
     scope = ", ".join(sorted(set(depts.values()))) or "-"
+    by_dept = ""
+    if depts and asks_per_department(ctx.turn.question):
+        sums: dict[str, int] = {}
+        heads: dict[str, int] = {}
+        for worker, used in totals.items():
+            code = depts.get(worker, "")
+            sums[code] = sums.get(code, 0) + used
+            heads[code] = heads.get(code, 0) + 1
+        by_dept = per_department(ctx, sums, heads, ("일", " days"), ("명", " employees"))
     return "\n".join(
         [
             ctx.t(
@@ -559,6 +571,7 @@ def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
                 f"{kind} usage visible to you ({len(totals)} employee"
                 f"{'' if len(totals) == 1 else 's'}, department(s) {scope}).",
             ),
+            *([by_dept] if by_dept else []),
             "",
             *lines,
             "",

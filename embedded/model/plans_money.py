@@ -24,6 +24,7 @@ from embedded.model.compose import (
     squash,
     titled,
 )
+from embedded.model.departments import asks_per_department, per_department
 from embedded.model.entities import AMOUNT, korean_amount
 from embedded.model.intents import cue, expenses_by_status
 from embedded.model.lexicon import (
@@ -372,8 +373,8 @@ def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]], every: list[dict[str, Any]])
 
 
 _ALL_CLAIMS_SQL = (
-    "SELECT 청구번호, 성명, 유형, 지역, 숙박일수, 금액, 청구일, 상태 FROM semantic.hr.expenses "
-    "ORDER BY 청구일"
+    "SELECT 청구번호, 성명, 부서, 유형, 지역, 숙박일수, 금액, 청구일, 상태 "
+    "FROM semantic.hr.expenses ORDER BY 청구일"
 )
 
 
@@ -506,12 +507,24 @@ def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None) -> Blocks:
             f"\n합계: {summed} = {sum(amounts):,}원",
             f"\nTotal: {summed} = {sum(amounts):,} won",
         )
+    by_dept = ""
+    if {"부서", "금액"} <= set(columns) and asks_per_department(ctx.turn.question):
+        # '부서별로 경비청구 건수랑 금액 합계': the claims added up per department
+        sums: dict[str, int] = {}
+        counts: dict[str, int] = {}
+        dept_at, amount_at = columns.index("부서"), columns.index("금액")
+        for row in rows:
+            dept = str(row[dept_at] or "")
+            sums[dept] = sums.get(dept, 0) + int(row[amount_at] or 0)
+            counts[dept] = counts.get(dept, 0) + 1
+        by_dept = per_department(ctx, sums, counts, ("원", " won"), ("건", " claims")) + "\n"
     return answer(
         ctx.t(
             f"조회 권한 범위 안의 경비 청구 {len(rows)}건입니다.\n",
             f"{len(rows)} expense claim(s) visible to you.\n",
         )
-        + _largest(ctx, columns, rows)
+        + by_dept
+        + ("" if by_dept else _largest(ctx, columns, rows))
         + table(columns, rows)
         + total
     )

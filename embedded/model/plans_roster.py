@@ -13,6 +13,8 @@ revision of the leave rule about to take effect is said with the days recomputed
 from __future__ import annotations
 
 import datetime as dt
+import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from embedded.model.compose import (
@@ -267,6 +269,13 @@ def _listed(ctx: Ctx, r: Roster, records: list[dict[str, Any]], dept: str | None
             counts[str(rec.get("부서"))] = counts.get(str(rec.get("부서")), 0) + 1
         per = ", ".join(ctx.t(f"{d} {n}명", f"{d} {n}") for d, n in sorted(counts.items()))
         text += ctx.t(f"\n부서별: {per}.", f"\nPer department: {per}.")
+        if len(counts) > 1:
+            most = max(counts.values())
+            biggest = ", ".join(d for d, n in sorted(counts.items()) if n == most)
+            text += ctx.t(
+                f" 가장 많은 부서: {biggest} ({most}명).",
+                f" The largest: {biggest} ({most}).",
+            )
     lowered = ctx.turn.question.lower()
     if any(w in lowered for w in _PER_RANK) and records:
         # '직급별로도 나눠줘': the head count per title, highest first.
@@ -465,7 +474,7 @@ def plan_roster(ctx: Ctx) -> Blocks:
     r = roster_query(ctx.turn.question)
     leave = bool(r.leave and r.left)
     names = [] if leave else named_people(ctx.turn.question)
-    own = not names and not (r.dept or r.own_team or r.everyone or r.ranks or r.hire)
+    own = not names and not (r.dept or r.own_team or r.everyone or r.ranks or r.hire or r.per_dept)
     if own and r.self_ and ctx.asker:
         names = [ctx.asker]
     dept = r.dept
@@ -504,6 +513,23 @@ def plan_roster(ctx: Ctx) -> Blocks:
         fields = [f for f in ("입사일", "연락처", "비고") if f in r.fields]
         lines = [_line(ctx, rec, fields) for rec in records[:_MAX_LINES]]
         return answer("\n".join(lines) + _masked_note(ctx, records))
+    if r.ranks and dept and _counts_twice(ctx.turn.question):
+        # 'How many people are in DEV, and how many of them are 사원?': the group too
+        group_sql = _employees_sql(replace(r, ranks=()), [], dept)
+        group = _call_with(ctx, group_sql)
+        if group is None:
+            return call(ctx, "query_hr", {"question_sql": group_sql})
+        if not group.failed:
+            total, group_name = len(_records(group)), _what(ctx, replace(r, ranks=()), dept)
+            rank = r.rank_said or ", ".join(r.ranks)
+            return answer(
+                ctx.t(
+                    f"{group_name} {total}명 중 {rank} {len(records)}명입니다.\n",
+                    f"{group_name[:1].upper()}{group_name[1:]}: {total} employees, "
+                    f"{len(records)} of them {rank}.\n",
+                )
+                + _listed(ctx, r, records, dept)
+            )
     if dept and _asks_everyone_too(ctx.turn.question):
         # 'how many in total, and how many in DEV?': the count of all visible as well
         everyone = _call_with(ctx, _COUNT_ALL)
@@ -530,6 +556,12 @@ _EVERYONE_TOO = (
     "전체 몇",
     "전체는",
 )
+
+
+def _counts_twice(question: str) -> bool:
+    """Two counts asked ('몇 명이고 그중 사원은 몇 명', 'how many …, and how many of them')."""
+    lowered = question.lower()
+    return lowered.count("how many") + len(re.findall(r"몇\s?명", lowered)) >= 2
 
 
 def _asks_everyone_too(question: str) -> bool:
