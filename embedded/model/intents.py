@@ -867,7 +867,8 @@ _PART_BREAK = re.compile(
     re.I,
 )
 _MAX_PARTS = 4
-_DOCUMENT_INTENTS = frozenset(
+# Intents about a document itself (its versions, revisions, links): a title names it.
+DOCUMENT_INTENTS = frozenset(
     {"pending_status", "pending_list", "describe", "in_force_version", "effective_date"}
     | {"authority", "impact", "derived", "related"}
 )
@@ -1001,6 +1002,10 @@ def _remark(piece: str) -> bool:
     )
 
 
+# A piece about the records the part before listed ('how many of those claims …', '그중').
+_BACK_POINTER = re.compile(r"\b(?:of those|those|of them|among them|these)\b|그중|그 중|이 중")
+
+
 def split_parts(question: str) -> list[str]:
     """The parts of a multi-part question, or ``[question]``.
 
@@ -1033,10 +1038,10 @@ def split_parts(question: str) -> list[str]:
             # A piece naming nothing ('지금 개정 진행 중인 것도') asks about the document
             # the first part names, when it asks something else about it.
             standalone = (
-                bool(named) and intent in _DOCUMENT_INTENTS and intent not in {i for i, _ in seen}
+                bool(named) and intent in DOCUMENT_INTENTS and intent not in {i for i, _ in seen}
             )
         if parts and (
-            _continues(piece)
+            (_continues(piece) and intent not in ("remaining", "usage"))
             or _remark(piece)
             or (_also(piece) and not (ents.title_words or ents.doc_nos))
         ):
@@ -1080,9 +1085,9 @@ def split_parts(question: str) -> list[str]:
             standalone = False  # '구매요청 몇건이고 금액 합계는? 반려된건 뭐야': the same orders
         if (
             parts
-            and whole in ("roster", "usage", "expense")
-            and intent == "search"
-            and asks_per_department(piece)
+            and whole in ("roster", "usage", "expense", "purchase_orders")
+            and intent in ("search", whole)
+            and (asks_per_department(piece) or _BACK_POINTER.search(piece.lower()))
             and not (ents.title_words or ents.doc_nos)
         ):
             standalone = False  # '전사 직원 몇명이고 부서별로 제일 많은 데는?': the same records

@@ -48,6 +48,11 @@ EMPLOYEES_VIEW = "semantic.hr.employees"
 # Words of HR questions that are not names (the planner's vocabulary adds the rest).
 _NOT_NAMES = frozenset(
     {
+        # what is left ('남은건?', '남은게'): 남 is a surname, 남은 is no name
+        "남은건",
+        "남은게",
+        "남은거",
+        "남은건요",
         # before and after ('개정 전후로', '그 전이랑'): time words that start like a surname
         "전후",
         "전이",

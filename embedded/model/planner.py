@@ -23,7 +23,13 @@ from embedded.model.compose import Blocks, Ctx, answer, hits_of, not_understood,
 from embedded.model.conversation import Turn, read_turn
 from embedded.model.entities import correct_english, date_phrase, extract
 from embedded.model.evidence import chatter, says_where
-from embedded.model.intents import detect_intent, split_amounts, split_dates, split_parts
+from embedded.model.intents import (
+    DOCUMENT_INTENTS,
+    detect_intent,
+    split_amounts,
+    split_dates,
+    split_parts,
+)
 from embedded.model.lexicon import LEAVE_TYPES
 from embedded.model.people import asker_name, named_people
 
@@ -184,10 +190,10 @@ def _read_again(turn: Turn, ents: Entities) -> Entities:
         # '연차휴가 규정에 개정 예정인 게 있어?' still says a regulation is meant: a bare
         # 규정 or 지침 is dropped only when the question asks about records.
         untitled = replace(ents, title=None, title_words=[])
-        if ents.title_words[-1] == "기준" or detect_intent(turn.question, untitled) in (
-            _PEOPLE_INTENTS
+        if ents.title_words[-1] == "기준" or detect_intent(turn.question, untitled) not in (
+            DOCUMENT_INTENTS | {"revision_request"}
         ):
-            ents = untitled
+            ents = untitled  # '육아휴직 규정 바뀐다던데 며칠로': the rule, not a title
     if ents.lang == "ko" and len(ents.keywords) > 1:
         # '협력사에서 … 선물': a noun saying where is context; the topic words lead
         where = [k for k in ents.keywords if says_where(turn.question, k)]

@@ -426,14 +426,20 @@ def of_status(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[list[
 
     When no record has that status, every record is kept (and shown with its status).
     """
+    return asked_status(ctx, columns, rows) or rows
+
+
+def asked_status(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[list[Any]] | None:
+    """The records in the status the question asks for (maybe none), or None when it
+    asks for no status."""
     if "상태" not in columns:
-        return rows
+        return None
     at = columns.index("상태")
     lowered = ctx.turn.question.lower()
     for asked, kept in _STATUS_ASKED:
         if any(w in lowered for w in asked):
-            return [r for r in rows if str(r[at] or "") in kept] or rows
-    return rows
+            return [r for r in rows if str(r[at] or "") in kept]
+    return None
 
 
 _COUNT_ASKED = ("몇건", "몇 건", "몇개", "몇 개", "how many")
@@ -491,7 +497,11 @@ def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None) -> Blocks:
     if result.failed:
         return answer(failure(ctx, result))
     columns, rows = rows_of(result)
-    rows = of_status(ctx, columns, _of_kind(ctx, columns, rows))
+    rows = _of_kind(ctx, columns, rows)
+    in_status = of_status(ctx, columns, rows)
+    apart = status_asked_apart(ctx.turn.question)  # '… in total, and how many are pending?'
+    if not apart:
+        rows = in_status
     if not rows:
         return answer(
             ctx.t(
@@ -527,6 +537,22 @@ def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None) -> Blocks:
         + ("" if by_dept else _largest(ctx, columns, rows))
         + table(columns, rows)
         + total
+        + (_claims_in_status(ctx, columns, asked_status(ctx, columns, rows)) if apart else "")
+    )
+
+
+def _claims_in_status(ctx: Ctx, columns: list[str], rows: list[list[Any]] | None) -> str:
+    """The claims in the status asked after the total ('… how many are still pending?')."""
+    if rows is None or "청구번호" not in columns:
+        return ""
+    if not rows:
+        return ctx.t("\n그 상태인 청구는 없습니다.", "\nNone of them is in that status.")
+    at, no = columns.index("상태"), columns.index("청구번호")
+    status = str(rows[0][at])
+    named = ", ".join(str(r[no]) for r in rows)
+    return ctx.t(
+        f"\n{status} 상태인 청구: {len(rows)}건 ({named})",
+        f"\nIn status {status}: {len(rows)} claim(s) ({named})",
     )
 
 
@@ -779,11 +805,17 @@ _SUM_ASKED = (
 )
 
 
-def _orders_total(ctx: Ctx, amounts: list[int]) -> str:
-    """The listed orders' amounts added up, when the question asks for the sum."""
+def _orders_total(ctx: Ctx, amounts: list[int], every: bool = False) -> str:
+    """The orders' amounts added up, when the question asks for the sum (``every``: of
+    all the orders visible, when only some are listed: '합계랑 제일 큰 건')."""
     if len(amounts) < 2 or not any(w in ctx.turn.question.lower() for w in _SUM_ASKED):
         return ""
     added = " + ".join(f"{a:,}" for a in amounts)
+    if every:
+        return ctx.t(
+            f"\n조회 가능한 발주 {len(amounts)}건 합계: {added} = {sum(amounts):,}원",
+            f"\nTotal of the {len(amounts)} orders visible: {added} = {sum(amounts):,} won",
+        )
     return ctx.t(
         f"\n합계: {added} = {sum(amounts):,}원",
         f"\nTotal: {added} = {sum(amounts):,} won",
@@ -834,6 +866,7 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
         # '노민준 발주한 거': that person's orders, when the caller may see any of them.
         at = columns.index("성명")
         rows = [r for r in rows if str(r[at]) in whose] or rows
+    every = rows
     rows = _orders_asked(ctx, columns, rows)
     if not rows:
         return answer(nothing_visible(ctx, ctx.t("해당 발주", "those purchase orders")))
@@ -905,7 +938,11 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
     return answer(
         heading
         + "\n".join(lines)
-        + _orders_total(ctx, amounts)
+        + (
+            _orders_total(ctx, amounts)
+            if len(rows) == len(every)
+            else _orders_total(ctx, [int(r[columns.index("금액")] or 0) for r in every], every=True)
+        )
         + (_in_status_line(ctx, columns, in_status) if apart and in_status != rows else "")
         + source
         + ctx.t(

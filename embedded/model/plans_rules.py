@@ -30,6 +30,7 @@ from embedded.model.compose import (
     not_covered,
     not_found,
     not_understood,
+    nothing_visible,
     out_of_scope,
     scope_answer,
     scope_qualifier,
@@ -58,6 +59,7 @@ from embedded.model.lexicon import (
     LEAVE_TYPES,
     PERIOD_WORDS,
     POINTING_FILLERS,
+    TITLE_SUFFIXES,
     TOPIC_WORDS,
 )
 
@@ -1201,6 +1203,11 @@ def plan_search(ctx: Ctx) -> Blocks:
         found = rescue(ctx) or last_look(ctx)
         if found:
             return found
+    if not hits and _named_document_unseen(ctx):
+        # '인사평가 보정기준 보여줘' (restricted from this persona): a document named by its
+        # title that no search shows; whether it is withheld or does not exist, it is
+        # nothing this person may see, and is not said to be a topic left uncovered.
+        return answer(nothing_visible(ctx, str(ctx.ents.title)))
     if not hits:
         return answer(honest_miss(ctx, topic_label(ctx), search))
     if contact:
@@ -1302,6 +1309,20 @@ def _times_count(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
                 f"{per:,} × {count} = {per * count:,} won.",
             )
     return ""
+
+
+def _named_document_unseen(ctx: Ctx) -> bool:
+    """The question names a document by a whole title ('인사평가 보정기준', '징계양정기준':
+    a word glued to its title suffix), and no search of this turn found one titled so."""
+    words = ctx.ents.title_words
+    if not words or not ctx.ents.title or ctx.ents.lang != "ko":
+        return False
+    last = words[-1]
+    suffix = next((x for x in TITLE_SUFFIXES if last.endswith(x)), "")
+    if not suffix or len(last) <= len(suffix):
+        return False  # '이용 규정': a bare suffix names a topic as often as a title
+    every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
+    return not hits_titled(with_titles(ctx, every), words)
 
 
 def _restricted_note(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:

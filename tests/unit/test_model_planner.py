@@ -195,7 +195,10 @@ def test_restricted_title_absent_for_one_present_for_other() -> None:
     seen, _ = run("징계 양정기준 알려줘", hr_officer)
     assert "HR-GDL-003 제2차" in seen
     hidden, _ = run("징계 양정기준 알려줘", employee)
-    assert "찾을 수 없어" in hidden and "HR-GDL-003" not in hidden
+    # A document named by its title that no search shows is nothing this person may see
+    # (withheld or missing: the wording says either), not a topic the rules leave out.
+    assert "조회 가능한 결과가 없습니다" in hidden and "HR-GDL-003" not in hidden
+    assert "다루지 않습니다" not in hidden
     english, _ = run("Show me the disciplinary penalty guideline.", employee)
     assert "do not cover" in english and "access" not in english
 
