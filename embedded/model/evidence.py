@@ -24,6 +24,7 @@ from embedded.model.lexicon import (
     EVIDENCE_ASKING,
     EVIDENCE_ENDINGS,
     EVIDENCE_GLUE,
+    PERIOD_WORDS,
     POINTING_BACK,
 )
 
@@ -140,8 +141,13 @@ _ASKING_HEADS = tuple("뭐 뭘 무엇 얼마 몇 누구 누가 언제 어디 어
 # Particles of place or time: a noun carrying one says where or when, not what about.
 _CONTEXT_PARTICLES = ("에", "에서", "에는", "에서는", "엔", "에도", "때", "때는")
 
+# Syllables that end a verb made to qualify a noun ('들어온', '바뀐', '지난'): no subject.
+_ADNOMINAL = frozenset("온운인한된던될할난린진간")
+
 # Syllables that end a verb or a sentence: a long word ending so is no subject noun.
-_VERB_TAIL = frozenset("다요고서도야데지까줘해돼죠네면어아게는은을를라려며니거었았였겠셨했됐줌됨함")
+_VERB_TAIL = frozenset(
+    "다요고서도야데지까줘해돼죠네면어아게는은을를라려며니거었았였겠셨했됐줌됨함져"
+)
 
 
 def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]]) -> bool:
@@ -174,6 +180,28 @@ def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]])
         sibling = any(p in hays[0] for p in own)
         return sibling and all(2 * sum(p in hay for p in own) < len(own) for hay in hays)
     return False
+
+
+def unnamed_nouns(words: list[str], hits: list[dict[str, Any]]) -> list[str]:
+    """The long nouns among ``words`` ('흡연구역', three syllables or more) that no hit
+    names even in part (no syllable pair of theirs in any hit): subjects the
+    regulations found do not speak of."""
+    hays = [_hay(h) for h in hits]
+    found = []
+    for word in words:
+        word = word[:-1] if word.endswith("들") and len(word) > 3 else word  # '신입들'
+        if (
+            len(word) < 3
+            or not _HANGUL_RUN.fullmatch(word)
+            or word[-1] in _VERB_TAIL
+            or word[-1] in _ADNOMINAL
+            or word in PERIOD_WORDS
+        ):
+            continue
+        pairs = [word[i : i + 2] for i in range(len(word) - 1)]
+        if not any(p in hay for hay in hays for p in pairs):
+            found.append(word)
+    return found
 
 
 def says_where(text: str, noun: str) -> bool:

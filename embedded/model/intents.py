@@ -249,6 +249,9 @@ def _claims_over(q: str) -> bool:
     return claims and over
 
 
+_LINK_WORDS = ("온톨로지", "ontology", "연결된", "linked", "링크")
+
+
 def _carry(e: Entities) -> bool:
     return "이월" in e.keywords
 
@@ -553,7 +556,15 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("ceiling", lambda q, e: _purchase(q) and _approver_limit_asked(q)),
     ("impact", lambda q, e: cue(q, "impact")),
     ("derived", lambda q, e: cue(q, "derived")),
-    ("related", lambda q, e: cue(q, "related")),
+    # '흡연구역 관련 규정 뭐 있음?' asks what the rules say on a topic; links are asked
+    # of a document named, or of the ontology by that word.
+    (
+        "related",
+        lambda q, e: (
+            cue(q, "related")
+            and (bool(e.doc_nos or e.title_words) or any(w in q.lower() for w in _LINK_WORDS))
+        ),
+    ),
     # The authority chain of a document named; '회의록을 업무 처리 근거로 인용할 수
     # 있어?' asks a rule about citing, not a chain.
     ("authority", lambda q, e: cue(q, "authority") and _names_regulation(e)),

@@ -51,6 +51,7 @@ from embedded.model.evidence import (
     says_where,
     states_a_rule,
     strength,
+    unnamed_nouns,
     weight,
 )
 from embedded.model.intents import cue, version_figure
@@ -839,6 +840,17 @@ def _dated_days(ctx: Ctx, top: dict[str, Any], days: int, citation: str, when: s
     texts = " ".join(str(h.get("text")) for h in doc_hits(topic_hits(ctx), doc_no))
     quoted = days_sentence(texts, days)
     quote = f' ("{quoted}")' if quoted else ""
+    printed = ""
+    if _says_printed_date(ctx.turn.question) and ctx.has("describe_regulation"):
+        # '규정엔 1월 1일부터 시행이라고 써있던데': a later version printed with a date on or
+        # before the one asked, in force only from its approval, is named with both dates
+        described = next(
+            (c for c in ctx.turn.all("describe_regulation") if c.input.get("doc_no") == doc_no),
+            None,
+        )
+        if described is None:
+            return call(ctx, "describe_regulation", {"doc_no": doc_no})
+        printed = _printed_before(ctx, described, when)
     return answer(
         ctx.t(
             f"{days}일입니다. {when} 기준으로 시행 중이던 {citation}에 따르면 "
@@ -847,7 +859,32 @@ def _dated_days(ctx: Ctx, top: dict[str, Any], days: int, citation: str, when: s
             f"which stated {days} days{quote}.",
         )
         + date_note(ctx, top)
+        + printed
     )
+
+
+def _says_printed_date(question: str) -> bool:
+    """The question says what a text prints ('부칙엔 1월 1일', '시행이라고 써있던데')."""
+    return any(w in question for w in ("써있", "써 있", "적혀", "찍혀", "나와 있", "부칙")) or any(
+        w in question.lower() for w in ("printed", "it says")
+    )
+
+
+def _printed_before(ctx: Ctx, described: ToolCall, when: str) -> str:
+    """The later version whose printed date is on or before ``when`` but which took
+    effect after it, with both dates, or ''."""
+    versions = [] if described.failed else (described.data or {}).get("versions") or []
+    for v in versions:
+        stated, eff = str(v.get("stated_from") or ""), str(v.get("effective_from") or "")
+        if v.get("status") == "APPROVED" and stated and eff and stated <= when < eff:
+            later = cite(ctx, str(v.get("doc_no")), v.get("version"), eff)
+            return ctx.t(
+                f" 참고: {later}는 부칙에 {stated}로 적혀 있지만 승인일 {eff}부터 시행되어, "
+                f"{when}에는 아직 적용되지 않았습니다.",
+                f" Note: {later} prints {stated} but took effect on its approval date {eff}, "
+                f"so on {when} it did not apply yet.",
+            )
+    return ""
 
 
 _DATE_WORDS = ("시행", "부칙", "효력", "개정", "제정", "승인")
@@ -1246,6 +1283,20 @@ def plan_search(ctx: Ctx) -> Blocks:
         again = _subject_again(ctx, search, against=quoted[0] if quoted else top)
         if again:
             return again
+        every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
+        absent = unnamed_nouns([w for w in words if w not in ctx.ents.derived], every)
+        against = quoted[0] if quoted else top
+        met = [w for w in words if _matched(against, [w])]
+        if (
+            ctx.ko
+            and absent
+            and not ctx.ents.title_words
+            and not answering(ctx.turn.question, [against])
+            and not any(w in TOPIC_WORDS or w in LEAVE_TYPES for w in met)
+        ):
+            # '사무실 흡연구역 관련 규정': the office rules are found, but no article found
+            # speaks of smoking areas at all; quoting them would answer something else.
+            return answer(honest_miss(ctx, absent[0], search))
     # The article the topic words found, checked against the question as written: an
     # article sharing more of it answers instead (the words may have missed its point).
     found = rescue(ctx, against=quoted[0] if quoted else top)
