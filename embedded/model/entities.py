@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import calendar
+import functools
 import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -792,8 +793,13 @@ def correct_english(question: str) -> str:
     return "".join(out)
 
 
+@functools.lru_cache(maxsize=256)
 def extract(question: str) -> Entities:
     """Extract the entities of a question.
+
+    Pure and called many times per reply on the same texts (the question, its parts,
+    their rewrites), so the results are kept; ``plan_reply`` clears them per request,
+    so one request's work never makes another's faster (and the bench stays honest).
 
     Args:
         question: The user's question.

@@ -1241,6 +1241,13 @@ def _names_own_topic(part: str) -> bool:
         return True
     if any(k in TOPIC_WORDS or k in LEAVE_TYPES for k in ents.keywords):
         return True
+    # '그리고 휴게시간은 몇시부터?': a long noun of its own is its topic ('신청은 어떻게
+    # 해?' names none: it asks about the first part's)
+    if any(
+        len(k) >= 3 and re.fullmatch(r"[가-힣]+", k) and k not in ents.derived
+        for k in ents.keywords
+    ):
+        return True
     return detect_intent(part, ents) != "search"
 
 

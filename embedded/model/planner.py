@@ -96,6 +96,7 @@ def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
     Returns:
         Text and tool_use blocks.
     """
+    extract.cache_clear()  # per request: see entities.extract
     turn = read_turn(request.messages)
     if len(turn.question) > MAX_QUESTION_CHARS:
         return _too_long(turn.question)
