@@ -12,8 +12,8 @@ from embedded.model.lexicon import (
     ALIASES,
     CUES,
     EN_COMMON,
+    EN_REWRITES,
     EN_SHORTHAND,
-    EN_TEAM_PHRASES,
     EN_TITLE_WORDS,
     EN_TO_KO,
     KO_PHRASES,
@@ -103,6 +103,8 @@ AMOUNT = re.compile(
     rf"({_AMOUNT_TOKEN}++(?:\s{_AMOUNT_TOKEN}++)*+)\s*+원"
 )
 _VERB_ENDINGS = (
+    "할때",
+    "될때",
     "줘",
     "어",
     "아",
@@ -546,7 +548,21 @@ _NOUN_VERB_ENDINGS = tuple(
         {
             f"{stem}{tail}"
             for stem in ("하", "되", "해", "돼", "했", "됐", "할", "될", "한", "된")
-            for tail in ("", "려면", "면", "야", "도", "는", "는지", "나", "나요", "요", "서", "고")
+            for tail in (
+                "",
+                "려면",
+                "면",
+                "야",
+                "도",
+                "는",
+                "는지",
+                "나",
+                "나요",
+                "요",
+                "서",
+                "고",
+                "때",
+            )
         }
         | {"하는거", "되는거", "하는 거", "시키", "시켜"},
         key=len,
@@ -624,11 +640,17 @@ def _without_dates(question: str) -> str:
 _GLUED_TRIP = re.compile(r"(?<=[가-힣]{2})(출장비|출장|숙박비)")
 
 
+def read_phrases(question: str) -> str:
+    """A phrase the regulations say otherwise, read as theirs ('외부교육' → '사외 교육')."""
+    for phrase, theirs in KO_PHRASES.items():
+        question = question.replace(phrase, theirs)
+    return question
+
+
 def respace(question: str) -> str:
     """Put back a space skipped after a whole topic word ('육아휴직남은거' → '육아휴직 남은거'),
     and read a phrase the regulations say otherwise as theirs ('외부 교육' → '사외 교육')."""
-    for phrase, theirs in KO_PHRASES.items():
-        question = question.replace(phrase, theirs)
+    question = read_phrases(question)
     for word in sorted((w for w in LEAVE_TYPES if len(w) >= 4 and _HANGUL.search(w)), key=len):
         question = re.sub(rf"({word})(?=[가-힣]{{2,}})", r"\1 ", question)
     # '부산출장', '해외출장비': a place or scope glued to the trip word.
@@ -738,7 +760,10 @@ def _one_edit(a: str, b: str) -> bool:
     return short[i:] == long_[i + 1 :]
 
 
-_TEAM_PHRASE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p in EN_TEAM_PHRASES) + r")\b", re.I)
+_REWRITE = re.compile(
+    r"\b(?:" + "|".join(re.escape(p) for p in sorted(EN_REWRITES, key=len, reverse=True)) + r")\b",
+    re.I,
+)
 
 
 def correct_english(question: str) -> str:
@@ -753,7 +778,8 @@ def correct_english(question: str) -> str:
         return question
     start = _sql_start(question)
     if start < 0:
-        question = _TEAM_PHRASE.sub("my team", question)  # 'my direct reports'
+        # 'my direct reports', 'these days': read as the lexicon's words
+        question = _REWRITE.sub(lambda m: EN_REWRITES[m.group().lower()], question)
         start = _sql_start(question)
     if start >= 0:
         # a statement to run is passed on verbatim; the prose before it is read

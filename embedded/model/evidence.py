@@ -146,7 +146,7 @@ _ADNOMINAL = frozenset("온운인한된던될할난린진간")
 
 # Syllables that end a verb or a sentence: a long word ending so is no subject noun.
 _VERB_TAIL = frozenset(
-    "다요고서도야데지까줘해돼죠네면어아게는은을를라려며니거었았였겠셨했됐줌됨함져"
+    "다요고서도야데지까줘해돼죠네면어아게는은을를라려며니거었았였겠셨했됐줌됨함져때"
 )
 
 

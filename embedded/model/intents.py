@@ -15,6 +15,7 @@ from embedded.model.lexicon import (
     DEPARTMENTS,
     LEAVE_TYPES,
     OVER_WORDS,
+    SPLIT_PURCHASE_WORDS,
     TOPIC_WORDS,
 )
 from embedded.model.people import asked_fields, asks_roster, named_people
@@ -533,6 +534,17 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ),
     # '영업팀 명단이랑 직급', 'who on my team joined after 2022', '허은빈 입사일이랑 연락처':
     # a list or filter of employees (or several fields), no rule to state (people.py).
+    # 'Our team needs a 10,000,000 KRW server upgrade. Who has to sign off?': a purchase's
+    # approver, though the team and 'who' are named
+    (
+        "ceiling",
+        lambda q, e: (
+            e.amount is not None
+            and _purchase(q)
+            and cue(q, "approver_asked")
+            and not _about_orders(q, e)
+        ),
+    ),
     ("roster", asks_roster),
     ("contact", lambda q, e: cue(q, "person_contact") and _about_person(q)),
     # '민혜진 사원 입사일 언제야?': a named employee's record field, not a regulation.
@@ -716,6 +728,13 @@ REGISTRY: tuple[Intent, ...] = (
         "file a revision request (the one write; approval first)",
     ),
     Intent(
+        "ceiling",
+        ("purchase", "approval_ceiling"),
+        ("amount", "as_of"),
+        ("search_regulations",),
+        "who approves a purchase of an amount (on a date)",
+    ),
+    Intent(
         "roster",
         (),
         (),
@@ -746,13 +765,6 @@ REGISTRY: tuple[Intent, ...] = (
         (),
         ("query_hr", "search_regulations"),
         "purchase orders with each one's approver from the amount bands",
-    ),
-    Intent(
-        "ceiling",
-        ("purchase", "approval_ceiling"),
-        ("amount", "as_of"),
-        ("search_regulations",),
-        "who approves a purchase of an amount (on a date)",
     ),
     Intent(
         "impact",
@@ -1244,7 +1256,10 @@ def _names_own_topic(part: str) -> bool:
     # '그리고 휴게시간은 몇시부터?': a long noun of its own is its topic ('신청은 어떻게
     # 해?' names none: it asks about the first part's)
     if any(
-        len(k) >= 3 and re.fullmatch(r"[가-힣]+", k) and k not in ents.derived
+        len(k) >= 3
+        and re.fullmatch(r"[가-힣]+", k)
+        and k not in ents.derived
+        and k not in _THEN_FILLERS  # '신규 입사자랑 다른가요?': who, not what about
         for k in ents.keywords
     ):
         return True
@@ -1283,6 +1298,8 @@ def split_amounts(question: str) -> tuple[list[str], list[str]]:
     spans = amount_spans(question)
     if len(spans) != 2 or spans[0][2] == spans[1][2]:
         return [], []
+    if any(w in question.lower() for w in SPLIT_PURCHASE_WORDS):
+        return [], []  # one purchase in parts: added up, not asked one by one
     if detect_intent(question, extract(question)) != "ceiling":
         return [], []
     (s1, e1, v1), (s2, e2, v2) = spans

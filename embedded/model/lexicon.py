@@ -566,6 +566,8 @@ ALIASES: dict[str, str] = {
     "채워야할": "이수",
     "채우는": "이수",
     "교육시간": "교육",
+    "출근시간": "출근",  # the rules say '출근 시각'
+    "퇴근시간": "퇴근",
     "육휴": "육아휴직",
     "육아휴가": "육아휴직",
     "핸펀": "연락처",
@@ -1105,16 +1107,19 @@ CUES: dict[str, tuple[str, ...]] = {
     "department": ("우리 부서", "부서 직원", "our team", "my team", "department"),
 }
 
-# English names for the people a manager manages ('my direct reports') → 'my team'.
-EN_TEAM_PHRASES: tuple[str, ...] = (
-    "my direct reports",
-    "direct reports",
-    "my reports",
-    "my subordinates",
-    "my staff",
-    "people who report to me",
-    "people reporting to me",
-)
+# English phrases read as the words the lexicon knows: the people a manager manages
+# ('my direct reports') are 'my team'; 'these days' is now, no number of days.
+EN_REWRITES: dict[str, str] = {
+    "my direct reports": "my team",
+    "direct reports": "my team",
+    "my reports": "my team",
+    "my subordinates": "my team",
+    "my staff": "my team",
+    "people who report to me": "my team",
+    "people reporting to me": "my team",
+    "these days": "now",
+    "nowadays": "now",
+}
 
 # Casual English shorthand → the words the lexicon knows (applied word by word).
 EN_SHORTHAND: dict[str, str] = {
@@ -1180,6 +1185,20 @@ EN_COMMON: frozenset[str] = frozenset(
 # span is never a word the articles fail to speak of.
 PERIOD_WORDS: frozenset[str] = frozenset(
     "일주일 하루 이틀 사흘 한달 일년 반년 한해 주당 월간".split()
+)
+
+# One purchase requested in parts ('같은 목적으로 따로 올리면', 'split into two orders'):
+# the guideline sums the parts, so the amounts are added, not asked one by one.
+SPLIT_PURCHASE_WORDS: tuple[str, ...] = (
+    "나눠",
+    "나누어",
+    "분할",
+    "쪼개",
+    "따로",
+    "같은 목적",
+    "split",
+    "separate",
+    "same purpose",
 )
 
 # Records over an amount named ('3천만원 넘는 발주', 'orders over 10M won').

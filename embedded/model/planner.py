@@ -21,7 +21,7 @@ from embedded.model import (
 )
 from embedded.model.compose import Blocks, Ctx, answer, hits_of, not_understood, squash
 from embedded.model.conversation import Turn, read_turn
-from embedded.model.entities import correct_english, date_phrase, extract
+from embedded.model.entities import correct_english, date_phrase, extract, read_phrases
 from embedded.model.evidence import chatter, says_where
 from embedded.model.intents import (
     DOCUMENT_INTENTS,
@@ -100,7 +100,8 @@ def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
     turn = read_turn(request.messages)
     if len(turn.question) > MAX_QUESTION_CHARS:
         return _too_long(turn.question)
-    turn = replace(turn, question=correct_english(turn.question))
+    # the question as the regulations would word it: every check below reads the same text
+    turn = replace(turn, question=read_phrases(correct_english(turn.question)))
     by_kind, kinds = _per_leave_type(turn.question)
     if by_kind:
         return _plan_parts(request, turn, by_kind, summed=_asks_sum(turn.question), labels=kinds)

@@ -25,13 +25,14 @@ from embedded.model.compose import (
     titled,
 )
 from embedded.model.departments import asks_per_department, per_department
-from embedded.model.entities import AMOUNT, korean_amount
+from embedded.model.entities import AMOUNT, amount_spans, korean_amount
 from embedded.model.intents import cue, expenses_by_status
 from embedded.model.lexicon import (
     APPROVERS,
     DEPARTMENTS,
     EN_TO_KO,
     OVER_WORDS,
+    SPLIT_PURCHASE_WORDS,
 )
 from embedded.model.people import named_people, records_call
 from embedded.model.plans_hr import named_targets, table
@@ -103,6 +104,17 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
     if search.failed:
         return answer(failure(ctx, search))
     amount = ctx.ents.amount
+    parts = [v for _, _, v in amount_spans(ctx.turn.question)]
+    summed_parts = ""
+    if len(parts) > 1 and any(w in ctx.turn.question.lower() for w in _SPLIT_WORDS):
+        # '420만원짜리랑 200만원 같은 목적으로 따로 올리면': one purchase, its parts added
+        amount = sum(parts)
+        added = " + ".join(f"{v:,}" for v in parts)
+        summed_parts = ctx.t(
+            f"같은 목적의 구매를 나누어 올리면 합산한 금액으로 봅니다: {added} = {amount:,}원. ",
+            f"Parts of one purchase requested separately count together: {added} = "
+            f"{amount:,} won. ",
+        )
     hits = [h for h in hits_of(search) if amounts_in(str(h.get("text")))]
     for hit in hits:
         for clause in _subclauses(str(hit.get("text"))):
@@ -118,7 +130,7 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
                     if who
                     else ""
                 )
-                lead = lead[:1].upper() + lead[1:]
+                lead = summed_parts + lead[:1].upper() + lead[1:]
                 lead += _summed_rule(ctx, hits_of(search))
                 return answer(
                     lead
@@ -164,7 +176,7 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
     return answer(not_found(ctx, " ".join(ctx.ents.keywords), search))
 
 
-_SPLIT_WORDS = ("나눠", "나누어", "분할", "쪼개", "split", "separate")
+_SPLIT_WORDS = SPLIT_PURCHASE_WORDS
 
 
 def _summed_rule(ctx: Ctx, hits: list[dict[str, Any]]) -> str:
