@@ -1185,6 +1185,7 @@ _THEN_FILLERS = frozenset(
 )
 _THEN_SAME = re.compile(
     r"같았|같나|같아|같은가|똑같|달랐|다른가요|다른가|다른지|달라요|달라\?|다릅|달라졌|바뀌었|변했"
+    r"|비교해서|비교해|비교하면|비교\b|\bcompared?\b"
     r"|\bsame\b|\bdifferent\b"
     r"|\bchanged?\b|\bback then\b|\bwhat was it\b|\bwhat were they\b|\bwhat about\b"
     r"|\bhow about\b|\bwas it\b|\bwhat was\b|어땠|였어|였나|였지|였고|었어|었나|었지|었고"
