@@ -265,6 +265,11 @@ STOPWORDS: frozenset[str] = frozenset(
         "후에",
         "건들",
         "건들은",
+        # how much, asked casually ('지금 한도 얼마임'): what is asked, no topic or place
+        "얼마임",
+        "얼마얌",
+        "얼만데",
+        "얼마여",
         "전에",
         "전엔",
         "전에는",
