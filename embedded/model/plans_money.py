@@ -106,7 +106,7 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
     amount = ctx.ents.amount
     parts = [v for _, _, v in amount_spans(ctx.turn.question)]
     summed_parts = ""
-    if len(parts) > 1 and any(w in ctx.turn.question.lower() for w in _SPLIT_WORDS):
+    if len(parts) > 1 and any(w in ctx.turn.question.lower() for w in SPLIT_PURCHASE_WORDS):
         # '420만원짜리랑 200만원 같은 목적으로 따로 올리면': one purchase, its parts added
         amount = sum(parts)
         added = " + ".join(f"{v:,}" for v in parts)
@@ -176,12 +176,9 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
     return answer(not_found(ctx, " ".join(ctx.ents.keywords), search))
 
 
-_SPLIT_WORDS = SPLIT_PURCHASE_WORDS
-
-
 def _summed_rule(ctx: Ctx, hits: list[dict[str, Any]]) -> str:
     """A purchase split in parts: the guideline's sentence that sums them, quoted."""
-    if not any(w in ctx.turn.question.lower() for w in _SPLIT_WORDS):
+    if not any(w in ctx.turn.question.lower() for w in SPLIT_PURCHASE_WORDS):
         return ""
     for hit in hits:
         for sentence in re.split(r"(?<=다\.)\s*", str(hit.get("text"))):
