@@ -57,6 +57,8 @@ class Turn:
     """Tool calls of this turn, oldest first."""
     round: int = 0
     """Assistant messages already sent in this turn."""
+    earlier: tuple[tuple[str, str], ...] = ()
+    """The conversation's earlier questions and their answers, oldest first (follow-ups)."""
 
     def last(self, name: str) -> ToolCall | None:
         """Return the latest call of a tool, or None."""
@@ -145,4 +147,25 @@ def read_turn(messages: list[dict[str, Any]]) -> Turn:
                 raw=text,
             )
         )
-    return Turn(question=question, calls=calls, round=rounds)
+    return Turn(question=question, calls=calls, round=rounds, earlier=_earlier(messages[:start]))
+
+
+def _earlier(messages: list[dict[str, Any]]) -> tuple[tuple[str, str], ...]:
+    """The questions asked before this turn with the answers they got, oldest first."""
+    pairs: list[tuple[str, str]] = []
+    for index, message in enumerate(messages):
+        if message["role"] != "user" or not _is_question(message):
+            continue
+        question = " ".join(
+            str(b.get("text", "")) for b in message["content"] if b["type"] == "text"
+        ).strip()
+        answer: list[str] = []
+        for later in messages[index + 1 :]:
+            if later["role"] == "user" and _is_question(later):
+                break
+            if later["role"] == "assistant":
+                answer.extend(
+                    str(b.get("text", "")) for b in later["content"] if b["type"] == "text"
+                )
+        pairs.append((question, " ".join(answer).strip()))
+    return tuple(pairs)

@@ -52,7 +52,7 @@ _MONTH_AFTER = re.compile(r"\s*+(?:에\s*+)?(\d{1,2})\s*+월\s*+(초|중순|말)
 """A month named right after a relative year ('작년 3월 초')."""
 _EN_RELATIVE = re.compile(
     r"\b(?:(end|beginning|start) of\s++)?(last year|a year ago|one year ago|(\d{1,3}+) years? ago"
-    r"|(\d{1,3}+) months? ago|two years ago)\b",
+    r"|(\d{1,3}+) months? ago|(two|three|four|five|six) years ago)\b",
     re.I,
 )
 _KO_MONTH_DAY = re.compile(r"(?<![\d년])(?<!년\s)(\d{1,2})\s*+월\s*+(\d{1,2})\s*+일")
@@ -144,7 +144,12 @@ _EN_AMOUNT_PREFIX = re.compile(
     r"(?:\bkrw|₩)\s*+([0-9][0-9,.]*+)\s*+(million|thousand|billion)?", re.I
 )
 _REASON_ENDINGS = ("입니다", "이야", "야", "으로", "로")
-_EN_REASON = re.compile(r"\b(?:because|reason:?|since)\s++", re.I)
+_EN_REASON = re.compile(
+    r"\b(?:because|reason:?|since)\s++"
+    r"|\b(?:revision|request)\b[^.?!]{0,40}?\bto "
+    r"(?=add |remove |change |update |raise |lower |extend |allow )",
+    re.I,
+)
 _ABOUT_PREFIX = re.compile(r"^.*?(?:에\s*+대해서?|에\s*+대하여)\s*+")
 _SQL_TAIL = re.compile(
     r"(?<![\s.!?])\s*+(?:실행해\s*+줘|실행해주세요|실행|돌려\s*+줘|run it|please)?[.!?]*+\s*+$"
@@ -352,6 +357,9 @@ def _relative_ahead(question: str) -> tuple[int, str] | None:
     return None
 
 
+_EN_COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
 def _relative(question: str) -> tuple[int, str] | None:
     """'작년 이맘때', '2년 전', 'a year ago', 'end of last year' → (months back, anchor)."""
     ahead = _relative_ahead(question)
@@ -375,9 +383,11 @@ def _relative(question: str) -> tuple[int, str] | None:
         return back, anchor
     en = _EN_RELATIVE.search(question)
     if en:
-        part, phrase = (en.group(1) or "").lower(), en.group(2).lower()
-        back = 24 if phrase.startswith("two") else 12
-        if en.group(3):
+        part = (en.group(1) or "").lower()
+        back = 12
+        if en.group(5):
+            back = 12 * _EN_COUNTS[en.group(5).lower()]
+        elif en.group(3):
             back = 12 * int(en.group(3))
         elif en.group(4):
             back = int(en.group(4))
@@ -593,7 +603,7 @@ _BEFORE_YEAR = re.compile(
 )
 _QUOTED_AFTER = re.compile(
     r"^\s*(?:로|으로|이라고|라고|이라|라|로는|으로는|이|가)?\s*(?:시행(?:이라고|이라|일로|으로|일이라고)?\s*)?"
-    r"(?:찍혀|적혀|써\s?있|써\s?져|쓰여|나와\s?있|기재|명시|표시|printed|stated|written)",
+    r"(?:찍혀|적혀|써\s?있|써\s?져|쓰여|나와\s?있|돼\s?있|되어\s?있|기재|명시|표시|printed|stated|written)",
     re.I,
 )
 
@@ -659,10 +669,13 @@ def respace(question: str) -> str:
 
 def _stated_reason(question: str) -> str:
     """'… 사유는 X입니다': the text after the first 사유는, its ending and punctuation removed."""
-    at = question.find("사유는")
-    if at < 0:
+    found = [
+        (question.find(m), m) for m in ("사유는", "사유:", "사유 :", "이유는") if m in question
+    ]
+    if not found:
         return ""
-    text = question[at + 3 :].lstrip()
+    at, marker = min(found)
+    text = question[at + len(marker) :].lstrip()
     text = text[1:].lstrip() if text[:1] in (":", "：") else text
     text = text.rstrip()
     text = text[:-1].rstrip() if text[-1:] in (".", "!", "?") else text

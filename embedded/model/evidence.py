@@ -24,8 +24,10 @@ from embedded.model.lexicon import (
     EVIDENCE_ASKING,
     EVIDENCE_ENDINGS,
     EVIDENCE_GLUE,
+    OFF_TOPIC,
     PERIOD_WORDS,
     POINTING_BACK,
+    TOPIC_WORDS,
 )
 
 MIN_SHARED = 2
@@ -272,9 +274,23 @@ def answering(text: str, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
 _CHATTER_NOISE = re.compile(r"[ㄱ-ㅣ]+|\d+|[^\w\s]+")
 
 
+_RULE_WORDS = (
+    "규정", "지침", "기준", "규칙", "휴가", "출장", "근무", "수당", "rule", "policy",
+    "regulation", "guideline", "allowed", "can i", "may i", "leave", "trip", "work",
+)  # fmt: skip
+"""Words that make a question about the weather one about a rule ('폭설 때 재택근무 기준')."""
+
+
 def chatter(question: str) -> bool:
     """True when a message is chatter only: laughter and jamo ('ㅋㅋ', 'ㅁㄴㅇㄹ'),
-    interjections and mic checks (``CHATTER``), digits, punctuation, keyboard mash."""
+    interjections and mic checks (``CHATTER``), digits, punctuation, keyboard mash —
+    or a question on a subject no regulation or record speaks of (``OFF_TOPIC``:
+    the weather, a football score) that names no topic of theirs."""
+    lowered = question.lower()
+    if any(w in lowered for w in OFF_TOPIC) and not any(
+        w in lowered for w in (*TOPIC_WORDS, *_RULE_WORDS)
+    ):
+        return True
     words = _CHATTER_NOISE.sub(" ", question).lower().split()
     return all(
         w in CHATTER or (w.isascii() and len(w) >= 3 and not re.search(r"[aeiouy]", w))

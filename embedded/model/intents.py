@@ -595,6 +595,17 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("describe", lambda q, e: bool(e.doc_nos or e.title_words) and cue(q, "describe_title")),
     # '15일짜리 판은 언제부터 시행됐어?': when the version named by its figure took effect
     ("effective_date", lambda q, e: bool(version_figure(q)) and cue(q, "effective_date")),
+    # 'HR-REG-003 언제부터 시행됐어?': since when the document named applies (its versions
+    # and their dates), not whether a revision has taken effect
+    (
+        "describe",
+        lambda q, e: (
+            bool(e.doc_nos)
+            and any(w in q.lower() for w in ("언제부터", "since when"))
+            and not cue(q, "pending_any")
+            and not cue(q, "upcoming")
+        ),
+    ),
     ("pending_status", lambda q, e: cue(q, "pending_status")),
     (
         "pending_status",
@@ -724,7 +735,7 @@ REGISTRY: tuple[Intent, ...] = (
         "revision_request",
         ("revision_request",),
         ("doc_nos", "title_words", "version", "reason"),
-        ("search_regulations", "request_regulation_revision"),
+        ("search_regulations", "get_effective_version", "request_regulation_revision"),
         "file a revision request (the one write; approval first)",
     ),
     Intent(

@@ -258,6 +258,12 @@ LEAVE_TYPES: dict[str, str] = {
 # Words that carry no topic: ignored when checking that a hit is about the question.
 STOPWORDS: frozenset[str] = frozenset(
     {
+        # posted, filed ('올라와 있는 초안'): how a draft stands, no topic
+        "올라",
+        "올라와",
+        "올라온",
+        "올라간",
+        "있는",
         # Date pointers and spans ('3주 뒤에', '그날', '12월 중에', '이틀'): the date, no topic.
         "그날",
         "당일",
@@ -771,6 +777,11 @@ CUES: dict[str, tuple[str, ...]] = {
         "예전판",
         "이전 판",
         "이전판",
+        "이전 버전",
+        "직전 버전",
+        "전 버전",
+        "이전 차수",
+        "직전 차수",
         "전 판",
         "옛날 판",
         "compare",
@@ -778,6 +789,8 @@ CUES: dict[str, tuple[str, ...]] = {
         "difference between",
         "differ from",
         "previous version",
+        "version before",
+        "prior version",
         "earlier version",
         "old version",
         "always been",
@@ -933,6 +946,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "in_force_version": (
         "몇 차",
         "몇차",
+        "몇 판",
+        "몇판",
         "which version",
         "what version",
         "current version",
@@ -944,6 +959,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "upcoming": (
         "곧 바뀌",
         "바뀌는",
+        "다음 개정",
+        "바뀔",
         "예정",
         "upcoming",
         "change soon",
@@ -967,7 +984,19 @@ CUES: dict[str, tuple[str, ...]] = {
         "sign-off",
         "signs off",
     ),
-    "purchase": ("발주", "구매", "purchase", " po ", " po,", " po?"),
+    "purchase": (
+        "발주",
+        "구매",
+        "구입",
+        "사려고",
+        "장비 사면",
+        "purchase",
+        " buy",
+        "buying",
+        " po ",
+        " po,",
+        " po?",
+    ),
     "expense": (
         "숙박",
         "출장",
@@ -1219,6 +1248,15 @@ CHATTER: frozenset[str] = frozenset(
     "check asdf hello hi hey pls yo well um uh".split()
 )
 
+# Subjects no company regulation or HR record speaks of ('부산 내일 날씨 어때?',
+# 'who won the game?'): a question about them alone is not understood, not a
+# regulation found silent.
+OFF_TOPIC: tuple[str, ...] = (
+    "날씨", "기온", "미세먼지", "맛집", "점심 메뉴", "저녁 메뉴", "주가", "주식", "코인", "로또",
+    "축구", "야구", "경기 결과", "weather", "forecast", "temperature", "stock price", "lottery",
+    "football", "baseball", "who won", "restaurant", "recipe", "horoscope",
+)  # fmt: skip
+
 # ── Roster vocabulary (plans_roster) ─────────────────────────────────────────
 # 직급 values of the HR employees view, lowest first (a title 'or above' is the rest).
 RANKS: tuple[str, ...] = ("사원", "대리", "과장", "차장", "부장")
@@ -1265,3 +1303,23 @@ EVIDENCE_GLUE: frozenset[str] = frozenset(
     "하는 되는 있는 하여 한다 해야 하고 에서 으로 이나 이면 에게 까지 부터 하면 하게 해서 했는 "
     "는데 있어 있나 되나 어야 아야 한테 하려 려면 으면 니다 습니 합니 입니 세요 주세".split()
 )
+
+# ── Follow-ups (followups.py) ──────────────────────────────────────────────────
+# Words that open a follow-up ('그럼 부산은?', 'what about Busan?'), lower case.
+FOLLOW_UP_MARKERS: tuple[str, ...] = (
+    "그럼", "그러면", "그렇다면", "그리고", "그런데", "근데", "그럼요", "혹시", "또",
+    "and what about", "and how about", "what about", "how about", "and for", "and in",
+    "and ", "then ", "also ", "ok so", "okay so", "ok and", "okay and",
+)  # fmt: skip
+# Nouns a follow-up asks with that name no topic ('근거 조항도 알려줘', '시행일은?').
+FOLLOW_UP_GENERIC: frozenset[str] = frozenset(
+    "근거 조항 문서 상위 하위 규정 지침 기준 버전 차수 이전 예전 직전 개정 개정안 시행 시행일 "
+    "언제 언제부터 이유 내용 원문 전문 요약 역사 이력 변경 변경사항 버전들 초안 draft drafts "
+    "version versions before previous earlier prior basis article source history change "
+    "changes parent child effective date when".split()
+)
+# Places the lodging caps are asked for (Korean; English names via EN_TO_KO).
+PLACES: tuple[str, ...] = (
+    "서울", "부산", "대구", "인천", "광주", "대전", "울산", "세종", "제주", "수원", "창원",
+    "광역시", "기타 지역", "지방", "해외", "국내",
+)  # fmt: skip

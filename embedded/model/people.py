@@ -48,6 +48,11 @@ EMPLOYEES_VIEW = "semantic.hr.employees"
 # Words of HR questions that are not names (the planner's vocabulary adds the rest).
 _NOT_NAMES = frozenset(
     {
+        # head counts ('부서별 인원수', '총 인원'): 인 is a surname, 인원수 no name
+        "인원수",
+        "인원은",
+        "인원수는",
+        "인원수도",
         # what is left ('남은건?', '남은게'): 남 is a surname, 남은 is no name
         "남은건",
         "남은게",
@@ -400,7 +405,9 @@ _DEPT_CODE_AFTER = re.compile(
     r"\b(?:for|in|of|from)\s(?:the\s)?(" + "|".join(sorted(set(DEPARTMENTS.values()))) + r")\b"
 )
 _HR_SYSTEM = re.compile(r"(?i)\bhr\s?(?:system|시스템|db|data|database|records?|view)")
-_PER_DEPARTMENT = ("부서별", "팀별", "by department", "per department", "each department")
+_PER_DEPARTMENT = (
+    "부서별", "팀별", "by 부서", "by department", "by dept", "per department", "each department",
+)  # fmt: skip
 
 
 def _department_words() -> tuple[tuple[str, str], ...]:
@@ -455,6 +462,10 @@ _EVERYONE = (
     "전 사원",
     "모든 사원",
     "전체 직원",
+    "총 직원",
+    "직원 총",
+    "총 인원",
+    "전체 인원",
     "모든 직원",
     "직원 전체",
     "전체 명단",

@@ -23,6 +23,7 @@ from embedded.model.compose import Blocks, Ctx, answer, hits_of, not_understood,
 from embedded.model.conversation import Turn, read_turn
 from embedded.model.entities import correct_english, date_phrase, extract, read_phrases
 from embedded.model.evidence import chatter, says_where
+from embedded.model.followups import resolve_followup
 from embedded.model.intents import (
     DOCUMENT_INTENTS,
     detect_intent,
@@ -102,6 +103,8 @@ def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
         return _too_long(turn.question)
     # the question as the regulations would word it: every check below reads the same text
     turn = replace(turn, question=read_phrases(correct_english(turn.question)))
+    # '그럼 부산은?': a follow-up is read as the question it continues
+    turn = replace(turn, question=resolve_followup(turn.question, turn.earlier))
     by_kind, kinds = _per_leave_type(turn.question)
     if by_kind:
         return _plan_parts(request, turn, by_kind, summed=_asks_sum(turn.question), labels=kinds)
@@ -236,7 +239,11 @@ def _plan_parts(
     lang = extract(turn.question).lang
     texts: list[str] = []
     start = 0
-    for part in parts:
+    for index, part in enumerate(parts):
+        if index and texts:
+            # '… 며칠로 바뀌어? 그 뒤에 올라와 있는 초안도 있으면 알려줘': a part that names
+            # nothing of its own continues the part before, as a follow-up would
+            part = resolve_followup(part, ((parts[index - 1], texts[-1]),))
         used = start
         while True:
             sub = Turn(question=part, calls=turn.calls[start:used], round=turn.round)
@@ -245,12 +252,22 @@ def _plan_parts(
             if not uses:
                 text = "".join(b["text"] for b in blocks if b["type"] == "text")
                 if texts and text == texts[-1] and date_phrase(part):
-                    # '2021년 초에도 같았나?': the same articles were in force then
-                    text = (
-                        "위와 같습니다. 그때도 같은 조항이 시행 중이었습니다."
-                        if lang == "ko"
-                        else "The same as above: the same articles were in force then."
-                    )
+                    dated = any("as_of" in c.input for c in turn.calls[start:used])
+                    # '2021년 초에도 같았나?': the same articles were in force then — said
+                    # only when the part's lookups were made as of that date
+                    if dated:
+                        text = (
+                            "위와 같습니다. 그때도 같은 조항이 시행 중이었습니다."
+                            if lang == "ko"
+                            else "The same as above: the same articles were in force then."
+                        )
+                    else:
+                        text = (
+                            "그 시점을 기준으로는 확인하지 못했습니다 (위 답은 오늘 기준입니다)."
+                            if lang == "ko"
+                            else "I could not look this up as of that date (the answer above "
+                            "is as of today)."
+                        )
                 if not (texts and text == texts[-1] and not labels):
                     texts.append(text)  # ('… 어디까지 왔어? 승인 난 거랑 초안 둘 다': one answer)
                 start = used

@@ -543,6 +543,13 @@ def plan_revision_request(ctx: Ctx) -> Blocks:
     if doc_no is None:
         return _missing(ctx)
     version = ctx.ents.version or (hit.get("version") if hit else None)
+    if version is None and ctx.has("get_effective_version"):
+        # 'SEC-REG-001 개정 요청 넣어줘': a revision of the version in force
+        effective = ctx.turn.last("get_effective_version")
+        if effective is None:
+            return call(ctx, "get_effective_version", {"doc_no": doc_no})
+        found = (effective.data or {}).get("version") if not effective.failed else None
+        version = found.get("version") if isinstance(found, dict) else None
     if version is None:
         return answer(
             ctx.t(
@@ -562,8 +569,10 @@ def plan_revision_request(ctx: Ctx) -> Blocks:
     if status == "DENIED_BY_USER" or (result.failed and ("denied" in raw or "거부" in raw)):
         return answer(
             ctx.t(
-                f"{target} 개정 요청이 거부되어 접수되지 않았습니다.",
-                f"The revision request for {target} was denied, so it was not filed.",
+                f"{target} 개정 요청은 사람의 승인이 필요한 쓰기 작업인데, 승인 요청이 거부되어 "
+                "접수되지 않았습니다.",
+                f"A revision request for {target} is a write that needs a person's approval; "
+                "the approval was declined, so it was not filed.",
             )
         )
     if result.failed:

@@ -15,9 +15,11 @@ from embedded.model.compose import (
     days_in,
     doc_hits,
     failure,
+    hits_of,
     in_days,
     josa,
     rows_of,
+    squash,
 )
 from embedded.model.departments import asks_per_department, named_departments, per_department
 from embedded.model.intents import cue
@@ -708,6 +710,32 @@ def _drafts_text(ctx: Ctx, grant: Grant) -> str:
     )
 
 
+_GRANTS = re.compile(
+    r"(?:연간?\s*(?:최대\s*)?|최대\s*)\d{1,3}\s*일"
+    r"|\d{1,3}\s*일[의을를]\s*(?:유급\s*)?[가-힣\s]{0,12}?(?:부여|사용할\s*수)"
+)
+"""A sentence granting days ('연간 최대 20일의 육아휴직', '연 17일의 유급 연차휴가를 부여')."""
+
+
+def _granting_hit(hits: list[dict[str, Any]], topic: list[str]) -> dict[str, Any] | None:
+    """The first hit of a document whose text grants days of the topic, or None.
+
+    '연차 사용 현황' finds the leave guideline first, whose '반차 2회는 연차휴가 1일'
+    is no entitlement: days left are reckoned from the rule that grants them (a
+    carry-over limit is none either, unless carrying over is asked).
+    """
+    for hit in hits:
+        text = " ".join(str(h.get("text")) for h in doc_hits(hits, str(hit.get("doc_no"))))
+        for sentence in re.split(r"(?<=[.])\s+", text):
+            if "이월" in sentence and "이월" not in topic:
+                continue
+            if _GRANTS.search(sentence) and (
+                not topic or any(squash(w) in squash(sentence) for w in topic)
+            ):
+                return hit
+    return None
+
+
 def plan_remaining(ctx: Ctx) -> Blocks:
     """Days left = days the rule in force grants − days used (arithmetic shown).
 
@@ -724,7 +752,17 @@ def plan_remaining(ctx: Ctx) -> Blocks:
     blocks, hits = searched_topic(ctx)
     if blocks:
         return blocks
-    top = hits[0]
+    top = _granting_hit(hits, ctx.ents.keywords)
+    kind = leave_type(ctx)
+    if top is None and kind:
+        # the rule found grants no days ('연차 사용 현황' finds the guideline on using
+        # leave): the leave type alone finds the rule that grants them
+        again = [c for c in ctx.turn.all("search_regulations") if c.input.get("question") == kind]
+        if not again:
+            return call(ctx, "search_regulations", {"question": kind})
+        hits = hits_of(again[-1]) or hits
+        top = _granting_hit(hits, [kind])
+    top = top or hits[0]
     doc_no = str(top.get("doc_no"))
     rule_text = " ".join(str(h.get("text")) for h in doc_hits(hits, doc_no))
     granted = days_in(rule_text, ctx.ents.keywords)

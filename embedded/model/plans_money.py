@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from embedded.model.compose import (
@@ -36,6 +37,7 @@ from embedded.model.lexicon import (
 )
 from embedded.model.people import named_people, records_call
 from embedded.model.plans_hr import named_targets, table
+from embedded.model.plans_rules import as_of
 
 _CLAUSE = re.compile(r"[^\n.;·①②③④⑤⑥⑦⑧⑨⑩]+")
 _SUBCLAUSE_BREAK = re.compile(r",\s++|(?<!\s)\s++/\s++")
@@ -96,13 +98,25 @@ def _on(ctx: Ctx) -> tuple[str, str]:
 
 def plan_ceiling(ctx: Ctx) -> Blocks:
     """Who approves a purchase of a given amount, from the ceilings in the guideline."""
-    step = _search_first(ctx, " ".join([*ctx.ents.keywords, "결재", "금액"]))
+    query = " ".join([*ctx.ents.keywords, "결재", "금액"])
+    step = _search_first(ctx, query)
     if step:
         return step
     search = ctx.turn.last("search_regulations")
     assert search is not None
     if search.failed:
         return answer(failure(ctx, search))
+    when = as_of(ctx) if ctx.ents.relative and not ctx.ents.as_of else None
+    if when:
+        # '3년 전이었으면 누가 결재했어?': today's date came back with the first search;
+        # the bands are those in force that many years back
+        ctx = replace(ctx, ents=replace(ctx.ents, as_of=when))
+        dated = [c for c in ctx.turn.all("search_regulations") if c.input.get("as_of") == when]
+        if not dated:
+            return call(ctx, "search_regulations", {"question": query, "as_of": when})
+        search = dated[-1]
+        if search.failed:
+            return answer(failure(ctx, search))
     amount = ctx.ents.amount
     parts = [v for _, _, v in amount_spans(ctx.turn.question)]
     summed_parts = ""

@@ -68,6 +68,8 @@ if TYPE_CHECKING:
     from embedded.model.conversation import ToolCall
 
 _CONTACT_WORDS = ("연락처", "전화", "문의", "담당", "내선", "contact", "phone", "tel")
+_ASKS_CONTACT = re.compile(r"연락처|전화|문의|담당|내선|\b(?:contact|phone|tel)\b", re.I)
+"""A question asking whom to call (whole English words: 'hotel' holds no 'tel')."""
 _LINE = re.compile(r"[^\n.]+")
 _RULE_ABOUT_DATES = 3
 """Question words an article must mention to be the rule a dated question asks about."""
@@ -1216,7 +1218,7 @@ def plan_search(ctx: Ctx) -> Blocks:
         if points_back(ctx.turn.question):
             return answer(not_understood(ctx))
         return answer(not_covered(ctx, ctx.turn.question.strip()))
-    contact = any(w in ctx.turn.question.lower() for w in _CONTACT_WORDS)
+    contact = _ASKS_CONTACT.search(ctx.turn.question) is not None
     step = first_search(ctx, f"{search_query(ctx)} 문의처 전화 담당자" if contact else None)
     if step:
         return step
@@ -1244,7 +1246,9 @@ def plan_search(ctx: Ctx) -> Blocks:
         # '인사평가 보정기준 보여줘' (restricted from this persona): a document named by its
         # title that no search shows; whether it is withheld or does not exist, it is
         # nothing this person may see, and is not said to be a topic left uncovered.
-        return answer(nothing_visible(ctx, str(ctx.ents.title)))
+        named = ctx.ents.title or _EN_DOCUMENT_NAME.search(ctx.turn.question)
+        what = named if isinstance(named, str) else named.group(0) if named else ""
+        return answer(nothing_visible(ctx, what or " ".join(ctx.ents.title_words)))
     if not hits:
         return answer(honest_miss(ctx, topic_label(ctx), search))
     if contact:
@@ -1366,14 +1370,24 @@ def _named_document_unseen(ctx: Ctx) -> bool:
     """The question names a document by a whole title ('인사평가 보정기준', '징계양정기준':
     a word glued to its title suffix), and no search of this turn found one titled so."""
     words = ctx.ents.title_words
+    every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
+    if words and ctx.ents.lang == "en" and _EN_DOCUMENT_WORD.search(ctx.turn.question):
+        # 'the disciplinary sanction guideline': an English name of a title
+        return not hits_titled(with_titles(ctx, every), words)
     if not words or not ctx.ents.title or ctx.ents.lang != "ko":
         return False
     last = words[-1]
     suffix = next((x for x in TITLE_SUFFIXES if last.endswith(x)), "")
     if not suffix or len(last) <= len(suffix):
         return False  # '이용 규정': a bare suffix names a topic as often as a title
-    every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
     return not hits_titled(with_titles(ctx, every), words)
+
+
+_EN_DOCUMENT_WORD = re.compile(r"\b(?:guidelines?|standards?|regulations?)\b", re.I)
+_EN_DOCUMENT_NAME = re.compile(
+    r"(?:\b[a-z-]+\s+){1,3}(?:guidelines?|standards?|regulations?)\b", re.I
+)
+"""'the disciplinary sanction guideline' as written (up to three words before its kind)."""
 
 
 def _restricted_note(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:

@@ -199,8 +199,12 @@ def test_restricted_title_absent_for_one_present_for_other() -> None:
     # (withheld or missing: the wording says either), not a topic the rules leave out.
     assert "조회 가능한 결과가 없습니다" in hidden and "HR-GDL-003" not in hidden
     assert "다루지 않습니다" not in hidden
+    # The same document named in English: the same non-answer, and the same control.
+    shown, _ = run("Show me the disciplinary penalty guideline.", hr_officer)
+    assert "HR-GDL-003" in shown
     english, _ = run("Show me the disciplinary penalty guideline.", employee)
-    assert "do not cover" in english and "access" not in english
+    assert "Nothing came back that you may see" in english and "HR-GDL-003" not in english
+    assert "do not cover" not in english
 
 
 def test_literal_select_passed_verbatim_and_denial_reported() -> None:

@@ -1,0 +1,281 @@
+"""A follow-up read as the question it continues ('그럼 부산은?' after a Seoul cap question).
+
+The planner is stateless, but the request carries the conversation: the question
+before this one and the answer it got (``Turn.earlier``). A follow-up is read as
+a whole question before anything else looks at it, so every plan sees one:
+
+- a pointer to the document just discussed ('그 규정', 'that rule') becomes that
+  document's number, taken from the earlier answer ('그 규정 상위 문서는?' →
+  'FIN-GDL-001 상위 문서는?');
+- a short follow-up that names a thing of a kind the earlier question named too
+  (a place, a department, a rank, a leave type, a person, a date, an amount, a
+  version) is the earlier question with that thing swapped in ('그럼 부산은?' →
+  '부산 출장 숙박비 한도가 얼마야?'); a thing the earlier question had no word of its
+  kind for is put in front of it ('작년엔?' → '작년 …');
+- a short follow-up that names nothing of its own ('언제부터야?', 'and the version
+  before?') is asked of the document the earlier answer cited.
+
+A question with a topic of its own is left as written, marker or not.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from embedded.model.entities import (
+    amount_spans,
+    correct_english,
+    date_phrase,
+    extract,
+    read_phrases,
+)
+from embedded.model.lexicon import (
+    CUES,
+    DEPARTMENTS,
+    EN_TO_KO,
+    FOLLOW_UP_GENERIC,
+    FOLLOW_UP_MARKERS,
+    LEAVE_TYPES,
+    PLACES,
+    POINTING_FILLERS,
+    RANKS,
+)
+from embedded.model.people import named_people
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+DOC_NO = re.compile(r"(?<![A-Za-z0-9-])[A-Z]{2,4}-[A-Z]{3}-\d{3}(?!\d)")
+_DOC_POINTER_KO = re.compile(
+    r"(?:그|이|해당|위|방금\s*(?:말한|말씀하신)?|아까\s*(?:말한|말씀하신)?)\s*"
+    r"(규정|지침|기준|문서|규칙|사규|조항|개정안|규정집)(?=[은는이가을를의도에\s?.,]|$)"
+)
+_DOC_POINTER_EN = re.compile(
+    r"\b(?:that|this|the same|the said)\s+(rule|regulation|guideline|policy|document|article"
+    r"|standard|revision)\b",
+    re.I,
+)
+_VERSION_POINTER = re.compile(
+    r"(?:그|이|해당|그\s*때)\s*(?:판|버전|차수|개정판)(?=[은는이가을를의도에엔\s?.,]|$)"
+    r"|\b(?:that|this|the same)\s+version\b",
+    re.I,
+)
+_RECORD_POINTER = re.compile(
+    r"^(?:그거|그건|그게|그걸|이거|이건|그\s*건|그\s*발주|그\s*청구|해당\s*건)(?=[은는이가을를의도\s?]|$)"
+    r"|\b(?:that one|that order|that claim|it)\b(?=\s*\?|$)",
+    re.I,
+)
+_AMONG = re.compile(
+    r"^(?:그\s*중(?:에서?|에)?|그중(?:에서?|에)?|among (?:them|those)|of (?:them|those))\s*", re.I
+)
+RECORD_ID = re.compile(r"\b(?:PO-\d{4}-\d{3}|EXP-\d{4}-\d{4})\b")
+_DOC_VERSION = re.compile(
+    r"(?<![A-Za-z0-9-])([A-Z]{2,4}-[A-Z]{3}-\d{3})\s*(?:의\s*)?(제\s*\d{1,2}\s*차|version \d{1,2})"
+)
+_ASKS_DAYS = re.compile(
+    r"남았|남은|잔여|며칠|몇\s*일|몇일|썼|사용|\bdays?\b|\bleft\b|\bused\b", re.I
+)
+_KEEP_AFTER_DOC = {"조항": "조항", "개정안": "개정안", "article": "article", "revision": "revision"}
+_VERSION = re.compile(
+    r"(?:제\s*)?\d{1,2}\s*차(?!\s*[가-힣]{2})|\bv\d{1,2}\b|\bversion\s+\d{1,2}\b", re.I
+)
+_TOKEN = re.compile(r"[\w가-힣-]+")
+_SELF = re.compile(r"^나\b|\b나는?\s|제가|내가|\b(?:I|me|my)\b")
+
+
+def resolve_followup(question: str, earlier: tuple[tuple[str, str], ...]) -> str:
+    """Return ``question`` read as a whole question, given the conversation before it.
+
+    An earlier question that was itself a follow-up is read whole first ('서울 …?',
+    '그럼 부산은?', '제주는?': the last is the Seoul question for Jeju).
+
+    Args:
+        question: The question as asked (phrases already read).
+        earlier: The earlier (question, answer) pairs, oldest first.
+
+    Returns:
+        The question to plan (``question`` itself when it is no follow-up).
+    """
+    whole: tuple[str, str] | None = None
+    for asked, said in earlier[-4:]:
+        text = read_phrases(correct_english(asked))
+        whole = (_continue(text, whole), said)
+    return _continue(question, whole)
+
+
+def _continue(question: str, earlier: tuple[str, str] | None) -> str:
+    if not earlier or not earlier[0].strip() or DOC_NO.search(question):
+        return question
+    before, said = earlier
+    cited = _cited_document(said) or _cited_document(before)
+    title = extract(before).title
+    unmarked = _without_marker(question)
+    version = _DOC_VERSION.search(said)
+    if version and _VERSION_POINTER.search(question):
+        # '그 판 부칙엔 …': the version the answer named (by the title asked, if one was)
+        label = title or f"{version.group(1)} {version.group(2)}"
+        return " ".join(_VERSION_POINTER.sub(f" {label} ", unmarked, count=1).split())
+    referent = title or cited
+    pointed = _point_at(unmarked, referent) if referent else None
+    if pointed:
+        return pointed
+    records = list(dict.fromkeys(RECORD_ID.findall(said)))
+    if 0 < len(records) <= 3 and _RECORD_POINTER.search(unmarked):
+        # '그거 누가 결재해야 돼?' after one order listed: that order
+        ids = " ".join(records)
+        return " ".join(_RECORD_POINTER.sub(f" {ids} ", unmarked, count=1).split())
+    among = _AMONG.match(unmarked)
+    if among:
+        # '그 중 제일 큰 건은 …': the earlier question narrowed
+        return f"{before} {unmarked[among.end() :]}"
+    body = unmarked
+    if _names_nothing(body) and extract(body).keywords:
+        # '그 뒤에 올라와 있는 초안도 있으면 알려줘': nothing named but what was asked about
+        return _of_earlier(body, before, cited)
+    leave = _leave_type(before)
+    if leave and not _leave_type(body) and _ASKS_DAYS.search(body) and _asks_of_someone(body):
+        # 'How many days does 윤도주 have left?' after a childcare question: childcare days
+        return f"{_korean(leave) if extract(body).lang == 'ko' else leave} {body}"
+    if not _short_follow_up(question, body):
+        return question
+    swapped = _swap_into(before, body)
+    if swapped:
+        return swapped
+    if _names_nothing(body):
+        return _of_earlier(body, before, cited)
+    return question
+
+
+def _of_earlier(body: str, before: str, cited: str | None) -> str:
+    if cited and not any(c in body.lower() for c in CUES["version_compare"]):
+        return f"{cited} {body}"  # '상위 문서는?': of the document just cited
+    return f"{before} {body}"  # 'and the version before?': the same question, then
+
+
+def _asks_of_someone(body: str) -> bool:
+    return (
+        bool(named_people(body))
+        or re.search(r"^나\b|\b나는?\s|제가|내가|\b(?:I|me|my)\b", body) is not None
+    )
+
+
+def _cited_document(text: str) -> str | None:
+    match = DOC_NO.search(text)
+    return match.group(0) if match else None
+
+
+def _point_at(question: str, doc_no: str) -> str | None:
+    """'그 규정 상위 문서는?' → 'HR-REG-003 상위 문서는?' (None when nothing points)."""
+    for pattern in (_DOC_POINTER_KO, _DOC_POINTER_EN):
+        match = pattern.search(question)
+        if match:
+            kept = _KEEP_AFTER_DOC.get(match.group(1).lower(), "")
+            named = f"{doc_no} {kept}".strip()
+            return " ".join(
+                f"{question[: match.start()]} {named} {question[match.end() :]}".split()
+            )
+    return None
+
+
+def _without_marker(question: str) -> str:
+    text = question.strip()
+    lowered = text.lower()
+    for marker in sorted(FOLLOW_UP_MARKERS, key=len, reverse=True):
+        if lowered.startswith(marker):
+            return text[len(marker) :].strip(" ,")
+    return text
+
+
+def _short_follow_up(question: str, body: str) -> bool:
+    """Opens with a follow-up marker, or is three words or fewer."""
+    marked = body != question.strip()
+    return marked or len(_TOKEN.findall(body)) <= 3
+
+
+def _names_nothing(body: str) -> bool:
+    """No topic word of its own: every keyword is a filler or a generic noun."""
+    words = [w for w in extract(body).keywords if w not in POINTING_FILLERS]
+    return all(w in FOLLOW_UP_GENERIC for w in words)
+
+
+def _swap_into(before: str, body: str) -> str | None:
+    """The earlier question with each kind of thing ``body`` names put in (None if none).
+
+    ``body`` must name nothing else: '부산은?' is the Seoul question for Busan, but
+    '부산 지사 복지 포인트는?' is a question of its own.
+    """
+    english = extract(before).lang == "en"
+    changed = before
+    found = False
+    rest = body
+    for finder in _FINDERS:
+        new = finder(body)
+        if not new:
+            continue
+        found = True
+        rest = " ".join(w for w in rest.split() if new not in w)  # '제주도는?' holds '제주'
+        old = finder(changed)
+        put = new if english else _korean(new)
+        changed = changed.replace(old, put, 1) if old else f"{put} {changed}"
+    if not found or not _names_nothing(rest):
+        return None
+    return changed
+
+
+def _korean(word: str) -> str:
+    return EN_TO_KO.get(word.lower(), word)
+
+
+def _first_of(words: tuple[str, ...] | list[str], text: str) -> str:
+    lowered = text.lower()
+    hits = [(lowered.find(w.lower()), w) for w in words if w.lower() in lowered]
+    if not hits:
+        return ""
+    at, word = min(hits, key=lambda h: (h[0], -len(h[1])))
+    return text[at : at + len(word)]
+
+
+def _place(text: str) -> str:
+    english = [en for en, ko in EN_TO_KO.items() if ko in PLACES]
+    return _first_of(list(PLACES) + english, text)
+
+
+def _department(text: str) -> str:
+    return _first_of(list(DEPARTMENTS), text)
+
+
+def _rank(text: str) -> str:
+    return _first_of(RANKS, text)
+
+
+def _leave_type(text: str) -> str:
+    return _first_of(list(LEAVE_TYPES), text)
+
+
+def _person(text: str) -> str:
+    names = named_people(text)
+    return names[0] if names else ""
+
+
+def _amount(text: str) -> str:
+    spans = amount_spans(text)
+    return text[spans[0][0] : spans[0][1]] if spans else ""
+
+
+def _version(text: str) -> str:
+    match = _VERSION.search(text)
+    return match.group(0) if match else ""
+
+
+_FINDERS: tuple[Callable[[str], str], ...] = (
+    _place,
+    _department,
+    _rank,
+    _leave_type,
+    date_phrase,
+    _amount,
+    _version,
+    _person,
+)
+"""Each finds the first thing of its kind a text names, as written ('' when none)."""
