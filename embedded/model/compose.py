@@ -395,7 +395,7 @@ def rows_of(call_: ToolCall | None) -> tuple[list[str], list[list[Any]]]:
     return columns, rows
 
 
-_MOST_DAYS = re.compile(
+MOST_DAYS = re.compile(
     r"(?:최대|최장|총\s*일수는)\s*(\d{1,3})\s*일|(\d{1,3})\s*일[을를]?\s*(?:한도|상한|초과할 수 없)"
 )
 
@@ -423,7 +423,7 @@ def days_in(text: str, topic: list[str], most: bool = False) -> int | None:
     ordered = every + granting + on_topic if topic else sentences
     if most:
         for sentence in ordered:
-            limit = _MOST_DAYS.search(sentence)
+            limit = MOST_DAYS.search(sentence)
             if limit:
                 return int(limit.group(1) or limit.group(2))
     for sentence in ordered:

@@ -252,6 +252,10 @@ _EN_SCALES = {
 }  # fmt: skip
 
 
+_GROUPED = re.compile(r"(?<![\d,.\w-])\d{1,3}(?:,\d{3})++(?![\d,]|\.\d)")
+"""A figure written with thousands separators ('30,000,000')."""
+
+
 def amount_spans(question: str) -> list[tuple[int, int, int]]:
     """Every amount the question writes, as (start, end, value), in order.
 
@@ -271,6 +275,13 @@ def amount_spans(question: str) -> list[tuple[int, int, int]]:
             scale = _EN_SCALES.get((match.group(2) or "").lower(), 1)
             if pattern is _EN_SCALED or scale > 1 or number >= 1_000:
                 found.append((match.start(), match.end(), int(number * scale)))
+    if found:
+        # '5,000,000 won … and what about exactly 30,000,000?': a later figure written
+        # with thousands separators is an amount too, its currency left out
+        for match in _GROUPED.finditer(question, max(e for _, e, _ in found)):
+            value = int(match.group(0).replace(",", ""))
+            if value >= 10_000 and not any(a <= match.start() < b for a, b, _ in found):
+                found.append((match.start(), match.end(), value))
     return sorted(found)
 
 

@@ -279,6 +279,10 @@ _RULE_WORDS = (
     "regulation", "guideline", "allowed", "can i", "may i", "leave", "trip", "work",
 )  # fmt: skip
 """Words that make a question about the weather one about a rule ('폭설 때 재택근무 기준')."""
+_OFF_TOPIC = re.compile(
+    "|".join(rf"\b{re.escape(w)}\b" if w.isascii() else re.escape(w) for w in OFF_TOPIC)
+)
+"""``OFF_TOPIC`` words; an English one whole ('rain' is not in 'training')."""
 
 
 def chatter(question: str) -> bool:
@@ -287,9 +291,7 @@ def chatter(question: str) -> bool:
     or a question on a subject no regulation or record speaks of (``OFF_TOPIC``:
     the weather, a football score) that names no topic of theirs."""
     lowered = question.lower()
-    if any(w in lowered for w in OFF_TOPIC) and not any(
-        w in lowered for w in (*TOPIC_WORDS, *_RULE_WORDS)
-    ):
+    if _OFF_TOPIC.search(lowered) and not any(w in lowered for w in (*TOPIC_WORDS, *_RULE_WORDS)):
         return True
     words = _CHATTER_NOISE.sub(" ", question).lower().split()
     return all(

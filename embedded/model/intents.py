@@ -103,8 +103,8 @@ def _about_orders(q: str, e: Entities) -> bool:
                 "구매건",
             )
         )
-        or re.search(r"\bpos?\b", lowered) is not None
-    )  # 'the 42M won … PO'
+        or re.search(r"(?<![a-z])pos?(?![a-z])", lowered) is not None
+    )  # 'the 42M won … PO', 'PO중에', 'PO들'
     if orders and any(w in lowered for w in ("status", "상태", "어떻게 됐", "진행 상황")):
         return True  # an order's status: the records, whatever amount names it
     record = any(
@@ -152,6 +152,8 @@ def _about_orders(q: str, e: Entities) -> bool:
             "biggest",
             "제일 큰",
             "가장 큰",
+            "젤 큰",
+            "젤 비싼",
             "제일 비싼",
             "가장 비싼",
             "최고액",

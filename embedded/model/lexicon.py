@@ -740,7 +740,18 @@ CUES: dict[str, tuple[str, ...]] = {
         "하위 규정",
         "하위 지침",
         "하위 문서",
+        "하위 지침들",
+        "밑에 딸린",
+        "아래 딸린",
+        "딸린 지침",
+        "딸린 문서",
         "파생",
+        "that derives from",
+        "that derive from",
+        "which derive from",
+        "are derived from",
+        "children of",
+        "child documents",
     ),
     "related": ("온톨로지", "ontology", "related regulation", "연결된 규정", "관련 규정"),
     "authority": (
@@ -1252,9 +1263,10 @@ CHATTER: frozenset[str] = frozenset(
 # 'who won the game?'): a question about them alone is not understood, not a
 # regulation found silent.
 OFF_TOPIC: tuple[str, ...] = (
-    "날씨", "기온", "미세먼지", "맛집", "점심 메뉴", "저녁 메뉴", "주가", "주식", "코인", "로또",
-    "축구", "야구", "경기 결과", "weather", "forecast", "temperature", "stock price", "lottery",
-    "football", "baseball", "who won", "restaurant", "recipe", "horoscope",
+    "날씨", "기온", "미세먼지", "맛집", "점심 메뉴", "저녁 메뉴", "점심 뭐", "저녁 뭐", "배고프",
+    "주가", "주식", "코인", "로또", "축구", "야구", "경기 결과", "비 와", "비와", "비 온",
+    "weather", "forecast", "temperature", "stock price", "lottery", "football", "baseball",
+    "who won", "restaurant", "recipe", "horoscope", "rain", "raining", "snow",
 )  # fmt: skip
 
 # ── Roster vocabulary (plans_roster) ─────────────────────────────────────────
@@ -1315,6 +1327,7 @@ FOLLOW_UP_MARKERS: tuple[str, ...] = (
 FOLLOW_UP_GENERIC: frozenset[str] = frozenset(
     "근거 조항 문서 상위 하위 규정 지침 기준 버전 차수 이전 예전 직전 개정 개정안 시행 시행일 "
     "언제 언제부터 이유 내용 원문 전문 요약 역사 이력 변경 변경사항 버전들 초안 draft drafts "
+    "밑에 아래 딸린 지침들 문서들 규정들 하위 "
     "version versions before previous earlier prior basis article source history change "
     "changes parent child effective date when".split()
 )

@@ -766,6 +766,9 @@ def plan_remaining(ctx: Ctx) -> Blocks:
     doc_no = str(top.get("doc_no"))
     rule_text = " ".join(str(h.get("text")) for h in doc_hits(hits, doc_no))
     granted = days_in(rule_text, ctx.ents.keywords)
+    if granted is None and kind:
+        # '육아지원규정 바뀐다며? 나 몇일 남는거야': the words name the rule, not what it grants
+        granted = days_in(rule_text, [kind])
     blocks, people = named_targets(ctx)
     if blocks:
         return blocks

@@ -225,9 +225,20 @@ def _cap_for(hits: list[dict[str, Any]], region: str) -> tuple[int, str, dict[st
     return general
 
 
+_PROSPECTIVE = re.compile(
+    r"\bcan (?:i )?claim\b|\bcould (?:i )?claim\b|청구할 수 있|청구 가능|받을 수 있"
+    r"|\bnext week\b|\bnext month\b|다음\s?주|다음\s?달|\bheading to\b|\bgoing to\b"
+    r"|갈\s?(?:건데|예정)|가는데|\bplanning\b",
+    re.I,
+)
+"""A trip still ahead ('heading to Busan next week, what can I claim'): the rule, no claims."""
+
+
 def _about_claims(ctx: Ctx) -> bool:
     """True when the question is about the caller's own claims, not the rule itself."""
     q = ctx.turn.question
+    if _PROSPECTIVE.search(q) and not cue(q, "comply"):
+        return False
     return cue(q, "self") or cue(q, "comply") or cue(q, "own_claim")
 
 
@@ -579,7 +590,18 @@ def _claims_in_status(ctx: Ctx, columns: list[str], rows: list[list[Any]] | None
     )
 
 
-_LARGEST = ("가장 큰", "제일 큰", "가장 많", "제일 많", "최고액", "최대 금액", "biggest", "largest")
+_LARGEST = (
+    "가장 큰",
+    "제일 큰",
+    "젤 큰",
+    "젤 많",
+    "가장 많",
+    "제일 많",
+    "최고액",
+    "최대 금액",
+    "biggest",
+    "largest",
+)
 _LARGEST_EN = ("highest", "most expensive", "the most")
 
 
@@ -853,7 +875,17 @@ def _in_status_line(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
     return ctx.t(f"\n{status} 상태인 발주: {named}", f"\nIn status {status}: {named}")
 
 
-_LARGEST_ORDER = ("largest", "biggest", "제일 큰", "가장 큰", "제일 비싼", "가장 비싼", "최고액")
+_LARGEST_ORDER = (
+    "largest",
+    "biggest",
+    "제일 큰",
+    "가장 큰",
+    "제일 비싼",
+    "젤 큰",
+    "젤 비싼",
+    "가장 비싼",
+    "최고액",
+)
 
 
 def _orders_asked(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[list[Any]]:

@@ -6,6 +6,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from embedded.model.compose import (
+    MOST_DAYS,
     Blocks,
     Ctx,
     answer,
@@ -715,7 +716,29 @@ def asks_most(question: str) -> bool:
     return any(w in lowered for w in _MOST_WORDS)
 
 
+_BASE_WORDS = ("기본", "base ", "basic ")
+
+
+def _base_and_most(question: str) -> bool:
+    """'기본 부여일수는 며칠이고 최대 몇일까지야?': the base figure and the limit, both."""
+    lowered = question.lower()
+    return asks_most(question) and any(w in lowered for w in _BASE_WORDS)
+
+
 def plan_rule_days(ctx: Ctx) -> Blocks:
+    """How many days a rule grants, and its limit too when both are asked."""
+    blocks = _rule_days(ctx)
+    if not _base_and_most(ctx.turn.question) or any(b["type"] == "tool_use" for b in blocks):
+        return blocks
+    text = "".join(b["text"] for b in blocks if b["type"] == "text")
+    limit = MOST_DAYS.search(text)  # the limit the quoted rule sentence states
+    if limit is None:
+        return blocks
+    most = limit.group(1) or limit.group(2)
+    return answer(text + ctx.t(f" 한도(최대)는 {most}일입니다.", f" The limit is {most} days."))
+
+
+def _rule_days(ctx: Ctx) -> Blocks:
     """How many days a rule grants (now, on a past date, and what is about to change)."""
     blocks, hits = searched_topic(ctx, quote_fallback=True, days_asked=True)
     if blocks:
@@ -724,7 +747,8 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
     doc_no = str(top.get("doc_no"))
     texts = " ".join(str(h.get("text")) for h in doc_hits(hits, doc_no))
     topic = ctx.ents.keywords or ctx.ents.title_words
-    days = days_in(texts, topic, most=asks_most(ctx.turn.question))
+    most = asks_most(ctx.turn.question) and not _base_and_most(ctx.turn.question)
+    days = days_in(texts, topic, most=most)
     citation = cite(ctx, doc_no, top.get("version"), top.get("effective_from"))
     if days is None:
         stated = article_answer(ctx, days_asked=True) or rescue(ctx)
@@ -755,7 +779,6 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
     # '개인정보는 3일입니다' reads as a grant of days: a subject that is no leave or
     # topic noun is left out, and the rule's own sentence says what the days are.
     subject = f"{label}{josa(label, '은', '는')} " if _leave_or_topic(label) else ""
-    most = asks_most(ctx.turn.question)
     text = ctx.t(
         f"현재 시행 중인 {citation}에 따르면 {subject}{'최대 ' if most else ''}{days}일입니다"
         + (f' ("{quoted}").' if quoted else "."),
