@@ -121,15 +121,27 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
     if pointed:
         return pointed
     records = list(dict.fromkeys(RECORD_ID.findall(said)))
-    if 0 < len(records) <= 3 and _RECORD_POINTER.search(unmarked):
+    pointer = _RECORD_POINTER.search(unmarked)
+    if 0 < len(records) <= 3 and pointer:
         # '그거 누가 결재해야 돼?' after one order listed: that order
         ids = " ".join(records)
         return " ".join(_RECORD_POINTER.sub(f" {ids} ", unmarked, count=1).split())
+    if pointer and (records or _counted(said)):
+        # '그거 금액 합치면 얼마야?' after the pending claims were counted: those claims
+        rest = " ".join(_RECORD_POINTER.sub(" ", unmarked, count=1).split())
+        return f"{before.rstrip('?？!. ')} {rest}"  # one question, not two parts
+    described = _record_described(unmarked, said)
+    if described:
+        # 'the transport one - approved yet?': the one listed record the words describe
+        return f"{described} {unmarked}"
     among = _AMONG.match(unmarked)
     if among:
         # '그 중 제일 큰 건은 …': the earlier question narrowed
         return f"{before} {unmarked[among.end() :]}"
     body = unmarked
+    swapped = _swap_into(before, body) if _short_follow_up(question, body) else None
+    if swapped:
+        return swapped
     if _names_nothing(body) and extract(body).keywords:
         # '그 뒤에 올라와 있는 초안도 있으면 알려줘': nothing named but what was asked about
         return _of_earlier(body, before, cited)
@@ -139,9 +151,6 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         return f"{_korean(leave) if extract(body).lang == 'ko' else leave} {body}"
     if not _short_follow_up(question, body):
         return question
-    swapped = _swap_into(before, body)
-    if swapped:
-        return swapped
     if _names_nothing(body):
         return _of_earlier(body, before, cited)
     return question
@@ -151,6 +160,38 @@ def _of_earlier(body: str, before: str, cited: str | None) -> str:
     if cited and not any(c in body.lower() for c in CUES["version_compare"]):
         return f"{cited} {body}"  # '상위 문서는?': of the document just cited
     return f"{before} {body}"  # 'and the version before?': the same question, then
+
+
+_ONE_OF = re.compile(
+    r"\b(?:the|that)\s+[\w-]+(?:\s+[\w-]+)?\s+one\b|[가-힣]+\s*(?:건|거)(?:은|는|요)?\b", re.I
+)
+
+
+def _record_described(body: str, said: str) -> str | None:
+    """The one record of the earlier answer's list that the follow-up describes, or None.
+
+    '… EXP-2025-0001 … 출장숙박 …' and '… EXP-2025-0002 … 교통비 …' listed, then 'the
+    transport one': a word of the follow-up on exactly one listed line names its record.
+    """
+    lines = [line for line in said.splitlines() if RECORD_ID.search(line)]
+    if len(lines) < 2 or not _ONE_OF.search(body):
+        return None
+    words = [
+        w
+        for w in extract(body).keywords
+        if w not in FOLLOW_UP_GENERIC and len(w) > 1 and not all(w in line for line in lines)
+    ]  # a word on every line ('승인대기') tells none apart
+    chosen = {
+        match.group(0)
+        for line in lines
+        if any(w in line for w in words) and (match := RECORD_ID.search(line))
+    }
+    return chosen.pop() if len(chosen) == 1 else None
+
+
+def _counted(said: str) -> bool:
+    """The answer counted records ('4건입니다', '3 claims')."""
+    return re.search(r"\d+\s*건|\d+\s+(?:claims?|orders?|records?)\b", said) is not None
 
 
 def _asks_of_someone(body: str) -> bool:
@@ -268,12 +309,26 @@ def _version(text: str) -> str:
     return match.group(0) if match else ""
 
 
+_DAY = re.compile(
+    r"(?:(?:이번|다음)\s*달\s*|이달\s*|담달\s*|\d{1,2}\s*월\s*)\d{1,2}\s*일(?!\s*(?:동안|간))"
+)
+
+
+def _date(text: str) -> str:
+    """A date as written: '2023년 초', '작년', or a day of a month ('이번 달 22일')."""
+    phrase = date_phrase(text)
+    if phrase:
+        return phrase
+    match = _DAY.search(text)
+    return match.group(0) if match else ""
+
+
 _FINDERS: tuple[Callable[[str], str], ...] = (
     _place,
     _department,
     _rank,
     _leave_type,
-    date_phrase,
+    _date,
     _amount,
     _version,
     _person,

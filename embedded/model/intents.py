@@ -82,6 +82,7 @@ def version_figure(question: str) -> str | None:
     return f"{match.group(1) or match.group(2)}일" if match else None
 
 
+_CLAIM_NO = re.compile(r"(?<![A-Za-z0-9-])EXP-\d{4}-\d{4}(?!\d)")
 _PO_NO = re.compile(r"(?<![A-Za-z0-9-])PO-\d{4}-\d{3}(?!\d)")
 
 
@@ -561,6 +562,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("national_id", lambda q, e: cue(q, "national_id") and not _names_regulation(e)),
     # '손혜원 과장 주민등록번호 … 연말정산 서류랑 대조': a person's number, the document only why.
     ("national_id", lambda q, e: cue(q, "national_id") and bool(named_people(q))),
+    # 'EXP-2025-0002 승인났어?': a claim named by its number
+    ("expense", lambda q, e: _CLAIM_NO.search(q) is not None),
     ("purchase_orders", lambda q, e: _about_orders(q, e)),
     (
         "ceiling",
@@ -606,6 +609,19 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
             and any(w in q.lower() for w in ("언제부터", "since when"))
             and not cue(q, "pending_any")
             and not cue(q, "upcoming")
+        ),
+    ),
+    # '육아지원규정 언제부터 시행된 거예요?': when the version in force of a document
+    # named by its title took effect
+    (
+        "effective_date",
+        lambda q, e: (
+            bool(e.title_words)
+            and not e.doc_nos
+            and any(w in q.lower() for w in ("언제부터", "since when"))
+            and not cue(q, "pending_any")
+            and not cue(q, "upcoming")
+            and not _names_days(q)
         ),
     ),
     ("pending_status", lambda q, e: cue(q, "pending_status")),
@@ -773,6 +789,13 @@ REGISTRY: tuple[Intent, ...] = (
         "national_id", ("national_id",), (), ("query_hr",), "a national ID: tried, refusal said"
     ),
     Intent(
+        "expense",
+        ("expense", "comply", "own_claim"),
+        ("keywords", "amount", "as_of"),
+        ("search_regulations", "query_hr"),
+        "lodging caps, claims against them, hypothetical amounts, scope",
+    ),
+    Intent(
         "purchase_orders",
         ("approval_ceiling",),
         (),
@@ -813,13 +836,6 @@ REGISTRY: tuple[Intent, ...] = (
         (),
         ("pending_revision", "query_hr", "search_regulations"),
         "revisions in flight across documents (mine, this month)",
-    ),
-    Intent(
-        "expense",
-        ("expense", "comply", "own_claim"),
-        ("keywords", "amount", "as_of"),
-        ("search_regulations", "query_hr"),
-        "lodging caps, claims against them, hypothetical amounts, scope",
     ),
     Intent(
         "usage",
@@ -899,7 +915,7 @@ _PART_BREAK = re.compile(
     # (one scan per run of spaces: it starts only where the run does, and is possessive)
     r"|(?<!\s),?\s++and\s+(?=(?:are|is|was|were|do|does|did|what|how|which|who|when|can|will)\b)"
     # '며칠이고 신청은', '누가 결재하고 급할 땐', '뭐고 개정': a clause ends on -고
-    r"|(?:(?<=이고)|(?<=되고)|(?<=하고)|(?<=뭐고)|(?<=이며))\s+",
+    r"|(?:(?<=이고)|(?<=되고)|(?<=하고)|(?<=뭐고)|(?<=이며)),?\s+",
     re.I,
 )
 _MAX_PARTS = 4

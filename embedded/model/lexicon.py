@@ -957,6 +957,9 @@ CUES: dict[str, tuple[str, ...]] = {
     "in_force_version": (
         "몇 차",
         "몇차",
+        "몇 번째 버전",
+        "몇번째 버전",
+        "몇 번째 판",
         "몇 판",
         "몇판",
         "which version",
@@ -1327,7 +1330,7 @@ FOLLOW_UP_MARKERS: tuple[str, ...] = (
 FOLLOW_UP_GENERIC: frozenset[str] = frozenset(
     "근거 조항 문서 상위 하위 규정 지침 기준 버전 차수 이전 예전 직전 개정 개정안 시행 시행일 "
     "언제 언제부터 이유 내용 원문 전문 요약 역사 이력 변경 변경사항 버전들 초안 draft drafts "
-    "밑에 아래 딸린 지침들 문서들 규정들 하위 "
+    "밑에 아래 딸린 지침들 문서들 규정들 하위 달라져 달라지나 달라지면 바뀌어 바뀌나 바뀌면 지나면 "
     "version versions before previous earlier prior basis article source history change "
     "changes parent child effective date when".split()
 )

@@ -25,6 +25,7 @@ from embedded.model.compose import (
     squash,
     titled,
 )
+from embedded.model.conversation import ToolCall
 from embedded.model.departments import asks_per_department, per_department
 from embedded.model.entities import AMOUNT, amount_spans, korean_amount
 from embedded.model.intents import cue, expenses_by_status
@@ -90,6 +91,29 @@ def _search_first(ctx: Ctx, query: str) -> Blocks | None:
     return None
 
 
+def _searched(ctx: Ctx, query: str) -> tuple[Blocks | None, Ctx, ToolCall]:
+    """(a search to make first, or None; the context dated as asked; the search to read).
+
+    A relative date ('3년 전', 'three years ago') is resolved against the platform's
+    today, which the first search returns; the rule is then searched as of that day,
+    and the context carries the date so the answer says which day it speaks of.
+    """
+    step = _search_first(ctx, query)
+    if step:
+        return step, ctx, ToolCall("search_regulations", {}, None)
+    search = ctx.turn.last("search_regulations")
+    assert search is not None
+    when = as_of(ctx) if ctx.ents.relative and not ctx.ents.as_of else None
+    if when:
+        ctx = replace(ctx, ents=replace(ctx.ents, as_of=when))
+        dated = [c for c in ctx.turn.all("search_regulations") if c.input.get("as_of") == when]
+        if not dated:
+            args = {"question": query, "as_of": when}
+            return call(ctx, "search_regulations", args), ctx, search
+        search = dated[-1]
+    return None, ctx, search
+
+
 def _on(ctx: Ctx) -> tuple[str, str]:
     """'2024-06-30 기준 ' / 'On 2024-06-30, ' when the question names a date, else ''."""
     when = ctx.ents.as_of
@@ -98,25 +122,11 @@ def _on(ctx: Ctx) -> tuple[str, str]:
 
 def plan_ceiling(ctx: Ctx) -> Blocks:
     """Who approves a purchase of a given amount, from the ceilings in the guideline."""
-    query = " ".join([*ctx.ents.keywords, "결재", "금액"])
-    step = _search_first(ctx, query)
+    step, ctx, search = _searched(ctx, " ".join([*ctx.ents.keywords, "결재", "금액"]))
     if step:
         return step
-    search = ctx.turn.last("search_regulations")
-    assert search is not None
     if search.failed:
         return answer(failure(ctx, search))
-    when = as_of(ctx) if ctx.ents.relative and not ctx.ents.as_of else None
-    if when:
-        # '3년 전이었으면 누가 결재했어?': today's date came back with the first search;
-        # the bands are those in force that many years back
-        ctx = replace(ctx, ents=replace(ctx.ents, as_of=when))
-        dated = [c for c in ctx.turn.all("search_regulations") if c.input.get("as_of") == when]
-        if not dated:
-            return call(ctx, "search_regulations", {"question": query, "as_of": when})
-        search = dated[-1]
-        if search.failed:
-            return answer(failure(ctx, search))
     amount = ctx.ents.amount
     parts = [v for _, _, v in amount_spans(ctx.turn.question)]
     summed_parts = ""
@@ -513,11 +523,19 @@ def _of_kind(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[list[A
     return kinds or rows
 
 
+CLAIM_NO = re.compile(r"(?<![A-Za-z0-9-])EXP-\d{4}-\d{4}(?!\d)")
+"""A claim's number ('EXP-2025-0002')."""
+
+
 def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None) -> Blocks:
     """List the expense claims the caller may see (the row filter decides whose)."""
+    numbers = list(dict.fromkeys(CLAIM_NO.findall(ctx.turn.question)))
     result = records_call(ctx)
     if result is None:
         conditions = []
+        if numbers:
+            # 'EXP-2025-0002 승인났어? 얼마였지': those claims, whatever their status
+            conditions.append(f"청구번호 IN ({', '.join(repr(n) for n in numbers)})")
         if emp_nos:
             listed = ", ".join(f"'{e}'" for e in emp_nos if re.fullmatch(r"[0-9]{8}", e))
             conditions.append(f"사번 IN ({listed})")
@@ -531,11 +549,13 @@ def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None) -> Blocks:
     if result.failed:
         return answer(failure(ctx, result))
     columns, rows = rows_of(result)
-    rows = _of_kind(ctx, columns, rows)
-    in_status = of_status(ctx, columns, rows)
+    rows = rows if numbers else _of_kind(ctx, columns, rows)
+    in_status = rows if numbers else of_status(ctx, columns, rows)
     apart = status_asked_apart(ctx.turn.question)  # '… in total, and how many are pending?'
     if not apart:
         rows = in_status
+    if not rows and numbers:
+        return answer(nothing_visible(ctx, ", ".join(numbers)))  # withheld or missing
     if not rows:
         return answer(
             ctx.t(
@@ -657,6 +677,8 @@ def _hypothetical_claim(ctx: Ctx) -> bool:
 
 def plan_expense(ctx: Ctx) -> Blocks:
     """Check the caller's lodging claims against the lodging cap (arithmetic shown)."""
+    if CLAIM_NO.search(ctx.turn.question):
+        return plan_claims(ctx)  # a claim named by its number: that claim's row
     emp_nos: list[str] = []
     if (named_people(ctx.turn.question) and _about_claims(ctx)) or _names_claimant(ctx):
         # Someone else's claims: resolved by name through the row filter first.
@@ -670,11 +692,9 @@ def plan_expense(ctx: Ctx) -> Blocks:
         return plan_claims(ctx)
     extra = f" {scope_qualifier(ctx)} 출장 적용" if scope_qualifier(ctx) else ""
     extra += " 초과 금액 본인 부담" if _hypothetical_claim(ctx) else ""
-    step = _search_first(ctx, "출장 숙박비 상한 " + " ".join(ctx.ents.keywords) + extra)
+    step, ctx, search = _searched(ctx, "출장 숙박비 상한 " + " ".join(ctx.ents.keywords) + extra)
     if step:
         return step
-    search = ctx.turn.last("search_regulations")
-    assert search is not None
     if search.failed:
         return answer(failure(ctx, search))
     hits = [
