@@ -468,6 +468,12 @@ _SENTENCE_END = re.compile(r"[?？.!,]")
 _ENDS_A_VERB = ("돼", "요", "야", "어", "아", "지", "까", "죠", "해", "와", "니", "나")
 
 
+_PARTICLE_ENDS = ("을", "를", "은", "는", "에", "의", "로", "도", "인", "된", "던", "와", "서")
+"""Endings of a word that is no title's first word ('규정을', '팀에서')."""
+_NOUNS_IN_GA = ("휴가", "평가", "대가", "국가", "단가", "원가", "물가", "전문가")
+"""Nouns that end in 가 themselves (the subject particle 가 ends the others)."""
+
+
 def _korean_title(question: str) -> tuple[str | None, list[str]]:
     found = list(_WORD.finditer(question))
     words = [m.group() for m in found]
@@ -483,9 +489,9 @@ def _korean_title(question: str) -> tuple[str | None, list[str]]:
             if (
                 re.fullmatch(r"[가-힣]{2,}", before)  # '몇 일 기준이야': no '일 기준'
                 and before not in NOT_TITLE_WORDS
-                and not before.endswith(
-                    ("을", "를", "은", "는", "에", "의", "로", "도", "인", "된", "던")
-                )
+                and not before.endswith(_PARTICLE_ENDS)
+                # '한도가 윤리규정이랑': a subject, not a title's first word ('연차휴가 규정' is)
+                and not (before.endswith("가") and not before.endswith(_NOUNS_IN_GA))
                 # '얼마 나와? 지침이랑', '받아야돼? 지침': a question ended before the word
                 and not _SENTENCE_END.search(between)
                 and not before.endswith(_ENDS_A_VERB)

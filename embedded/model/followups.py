@@ -76,6 +76,7 @@ _DOC_VERSION = re.compile(
 _ASKS_DAYS = re.compile(
     r"남았|남은|잔여|며칠|몇\s*일|몇일|썼|사용|\bdays?\b|\bleft\b|\bused\b", re.I
 )
+_ASKS_CAP = re.compile(r"한도|상한|\bcap\b|\blimit\b", re.I)
 _KEEP_AFTER_DOC = {"조항": "조항", "개정안": "개정안", "article": "article", "revision": "revision"}
 _VERSION = re.compile(
     r"(?:제\s*)?\d{1,2}\s*차(?!\s*[가-힣]{2})|\bv\d{1,2}\b|\bversion\s+\d{1,2}\b", re.I
@@ -149,6 +150,10 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
     if leave and not _leave_type(body) and _ASKS_DAYS.search(body) and _asks_of_someone(body):
         # 'How many days does 윤도주 have left?' after a childcare question: childcare days
         return f"{_korean(leave) if extract(body).lang == 'ko' else leave} {body}"
+    place = _place(before)
+    if place and not _place(body) and _ASKS_CAP.search(body):
+        # '… 서울 숙박비 15만원으로 올린다던데 확정된 거야? 지금 한도 얼마임': Seoul's cap
+        return f"{place} {body}"
     if not _short_follow_up(question, body):
         return question
     if _names_nothing(body):

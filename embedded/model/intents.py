@@ -134,6 +134,10 @@ def _about_orders(q: str, e: Entities) -> bool:
             "합치",
             "total",
             "rejected",
+            "approved?",
+            "get approved",
+            "승인됐",
+            "승인 났",
             "반려",
             "requested",
             # one order's amount or requester ('발주 얼마짜리야', '금액 얼마야', '누가 올렸어')

@@ -180,6 +180,13 @@ EN_TO_KO: dict[str, str] = {
     "gwangju": "광주",
     "daejeon": "대전",
     "ulsan": "울산",
+    "sejong": "세종",
+    "jeju": "제주",
+    "suwon": "수원",
+    "changwon": "창원",
+    "pohang": "포항",
+    "jeonju": "전주",
+    "gangneung": "강릉",
 }
 
 from embedded.model.lexicon_en import EN_TERMS  # noqa: E402  (the corpus's English vocabulary)
@@ -746,6 +753,10 @@ CUES: dict[str, tuple[str, ...]] = {
         "딸린 지침",
         "딸린 문서",
         "파생",
+        "guidelines sit under",
+        "documents sit under",
+        "regulations sit under",
+        "what sits under",
         "that derives from",
         "that derive from",
         "which derive from",
@@ -1336,6 +1347,7 @@ FOLLOW_UP_GENERIC: frozenset[str] = frozenset(
 )
 # Places the lodging caps are asked for (Korean; English names via EN_TO_KO).
 PLACES: tuple[str, ...] = (
-    "서울", "부산", "대구", "인천", "광주", "대전", "울산", "세종", "제주", "수원", "창원",
+    "서울", "부산", "대구", "인천", "광주", "대전", "울산", "세종", "제주", "수원", "창원", "포항",
+    "전주", "강릉",
     "광역시", "기타 지역", "지방", "해외", "국내",
 )  # fmt: skip

@@ -34,6 +34,7 @@ from embedded.model.lexicon import (
     DEPARTMENTS,
     EN_TO_KO,
     OVER_WORDS,
+    PLACES,
     SPLIT_PURCHASE_WORDS,
 )
 from embedded.model.people import named_people, records_call
@@ -346,15 +347,21 @@ def _region(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, str, str]:
                 ),
             )
         return place, _english_name(ctx, place), ""
-    unknown = [p for p in places if p not in texts and ctx.ents.lang == "ko"]
+    # a place the guideline does not list ('제주', 'Sejong'): a Korean word, as written or
+    # as an English place name reads in Korean
+    unknown = [p for p in places if p not in texts and p in PLACES]
+    if ctx.ents.lang == "ko":
+        unknown = [p for p in places if p not in texts]
     other = _other_category(hits) if unknown else None
     if unknown and other:
+        name = _english_name(ctx, unknown[0])
         return (
             other,
-            unknown[0],
-            (
+            name,
+            ctx.t(
                 f" ({unknown[0]}은(는) 지침에 따로 적힌 지역이 아니므로 "
-                f"{other} 기준을 적용했습니다.)"
+                f"{other} 기준을 적용했습니다.)",
+                f" ({name} is not a place the guideline lists, so the {other} cap applies.)",
             ),
         )
     return "", "", ""
@@ -385,6 +392,21 @@ def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]], every: list[dict[str, Any]])
     if found is None:
         return answer(not_found(ctx, ctx.t("숙박비 상한 금액", "lodging cap amount")))
     cap, clause, hit = found
+    whole = str(hit.get("text") or "")
+    if not region and len({a for sub in _subclauses(whole) for a in amounts_in(sub)}) > 2:
+        # no place asked, or none the guideline places: the caps differ by region, so
+        # all of them are the answer (the first is no more the cap than the others)
+        citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
+        article = str(hit.get("article_no") or "")
+        return answer(
+            ctx.t(
+                f'출장 숙박비 상한은 지역에 따라 다릅니다: "{whole}" '
+                f"(근거: {titled(hit, citation)} {article}).",
+                f'The lodging cap depends on the region: "{whole}" '
+                f"(source: {titled(hit, citation)} {article}).",
+            )
+            + date_note(ctx, hit)
+        )
     citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
     where = asked or (_english_name(ctx, region) if region else "")
     article = str(hit.get("article_no") or "")
