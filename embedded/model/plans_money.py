@@ -459,7 +459,7 @@ def _lists_claims(ctx: Ctx) -> bool:
     if any(w in q for w in _CLAIM_FIELDS) and not _compliance(ctx):
         return True
     lodging = any(w in q for w in ("숙박", "lodging", "hotel", "규정", "policy", "상한", "cap"))
-    return not lodging
+    return not lodging and not _compliance(ctx)  # '… 청구했는데 한도 넘은 거예요?': checked
 
 
 _RULE_WORDS = ("규정", "한도", "상한", "위반", "초과", "cap", "limit", "rule", "policy")
@@ -699,7 +699,11 @@ def _hypothetical_claim(ctx: Ctx) -> bool:
 
 def plan_expense(ctx: Ctx) -> Blocks:
     """Check the caller's lodging claims against the lodging cap (arithmetic shown)."""
-    if CLAIM_NO.search(ctx.turn.question):
+    numbers = list(dict.fromkeys(CLAIM_NO.findall(ctx.turn.question)))
+    lodging = any(
+        w in ctx.turn.question.lower() for w in ("숙박", "lodging", "hotel", "상한", "cap")
+    )
+    if numbers and not (_compliance(ctx) or lodging):
         return plan_claims(ctx)  # a claim named by its number: that claim's row
     emp_nos: list[str] = []
     if (named_people(ctx.turn.question) and _about_claims(ctx)) or _names_claimant(ctx):
@@ -735,6 +739,9 @@ def plan_expense(ctx: Ctx) -> Blocks:
         dept = department_of(ctx)  # a department named: its claims only
         if dept is not None:
             sql = sql.replace(" ORDER BY", f" AND 부서 = '{dept}' ORDER BY")
+        if numbers:  # 'EXP-2025-0001이 규정에 맞아?': that claim checked
+            listed = ", ".join(repr(n) for n in numbers)
+            sql = sql.replace(" ORDER BY", f" AND 청구번호 IN ({listed}) ORDER BY")
         return call(ctx, "query_hr", {"question_sql": sql})
     if result.failed:
         return answer(failure(ctx, result))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from embedded.model.compose import (
@@ -1242,6 +1243,11 @@ def plan_search(ctx: Ctx) -> Blocks:
             return answer(not_understood(ctx))
         return answer(not_covered(ctx, ctx.turn.question.strip()))
     contact = _ASKS_CONTACT.search(ctx.turn.question) is not None
+    if contact:
+        # '연말정산 문의 contact 번호': whom to call is asked, the topic is 연말정산
+        topic = [k for k in ctx.ents.keywords if not _ASKS_CONTACT.search(k)]
+        if topic:
+            ctx = replace(ctx, ents=replace(ctx.ents, keywords=topic))
     step = first_search(ctx, f"{search_query(ctx)} 문의처 전화 담당자" if contact else None)
     if step:
         return step
