@@ -151,7 +151,12 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         # 'How many days does 윤도주 have left?' after a childcare question: childcare days
         return f"{_korean(leave) if extract(body).lang == 'ko' else leave} {body}"
     place = _place(before)
-    if place and not _place(body) and _ASKS_CAP.search(body):
+    if (
+        place
+        and not _place(body)
+        and _ASKS_CAP.search(body)
+        and _names_nothing(_ASKS_CAP.sub(" ", body), of=before)
+    ):
         # '… 서울 숙박비 15만원으로 올린다던데 확정된 거야? 지금 한도 얼마임': Seoul's cap
         return f"{place} {body}"
     if not _short_follow_up(question, body):
@@ -239,10 +244,15 @@ def _short_follow_up(question: str, body: str) -> bool:
     return marked or len(_TOKEN.findall(body)) <= 3
 
 
-def _names_nothing(body: str) -> bool:
-    """No topic word of its own: every keyword is a filler or a generic noun."""
+def _names_nothing(body: str, of: str = "") -> bool:
+    """No topic word of its own: every keyword is a filler, a generic noun or in ``of``.
+
+    ``of`` is the question before: a word it named ('숙박비 … 지금 한도 얼마임', the
+    topic the part borrowed) is no new topic.
+    """
+    named = set(extract(of).keywords) if of else set()
     words = [w for w in extract(body).keywords if w not in POINTING_FILLERS]
-    return all(w in FOLLOW_UP_GENERIC for w in words)
+    return all(w in FOLLOW_UP_GENERIC or w in named for w in words)
 
 
 def _swap_into(before: str, body: str) -> str | None:

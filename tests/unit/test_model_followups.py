@@ -67,6 +67,13 @@ def test_a_question_of_its_own_is_left_as_written() -> None:
     assert resolve_followup("HR-REG-002 상위 문서는?", (DAYS,)) == "HR-REG-002 상위 문서는?"
 
 
+def test_a_cap_asked_after_a_place_keeps_the_place_unless_it_names_another_topic() -> None:
+    assert resolve_followup("지금 한도 얼마임", (SEOUL,)) == "서울 지금 한도 얼마임"
+    # a word the question before named is no new topic ('숙박비', borrowed by the part)
+    assert resolve_followup("숙박비 지금 한도 얼마임", (SEOUL,)) == "서울 숙박비 지금 한도 얼마임"
+    assert resolve_followup("사외 교육비 한도는?", (SEOUL,)) == "사외 교육비 한도는?"
+
+
 def test_days_left_of_a_person_take_the_leave_type_asked_before() -> None:
     team = ("Who in my team is using childcare leave?", "… 20160015 | 윤도주 | DEV | 11 …")
     asked = resolve_followup("How many days does 윤도주 have left?", (team,))
