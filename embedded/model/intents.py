@@ -524,6 +524,23 @@ def _compares_rule(q: str, e: Entities) -> bool:
     return _compares(q) and bool(e.doc_nos or e.title_words or e.keywords)
 
 
+_ARTICLE_ASKED = re.compile(r"제\s*\d{1,3}\s*조|\barticle\s+\d{1,3}\b", re.I)
+# Words that ask about a document as a whole, not about what one of its articles says.
+_WHOLE_DOCUMENT = frozenset(
+    "내용 요약 개요 설명 소개 이력 연혁 버전 차수 현황 정보 전문 원문 문서 규정 지침 "
+    "summary overview history versions version document".split()
+)
+
+
+def _asks_inside_document(q: str, e: Entities) -> bool:
+    """'FIN-GDL-001 숙박비 상한', 'HR-GDL-010 제4조': an article of the document numbered."""
+    if not e.doc_nos or e.title_words:
+        return False
+    if _ARTICLE_ASKED.search(q):
+        return True
+    return any(k not in _WHOLE_DOCUMENT and not cue(k, "describe_title") for k in e.keywords)
+
+
 # (intent, test) in priority order; the first test that holds wins.
 INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("literal_sql", lambda q, e: e.sql is not None),
@@ -638,6 +655,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
             and not _asks_process(q)
         ),
     ),
+    # 'FIN-GDL-001 숙박비 상한': what an article of the numbered document says
+    ("search", lambda q, e: _asks_inside_document(q, e) and not cue(q, "in_force_version")),
     ("describe", lambda q, e: bool(e.doc_nos)),
     ("in_force_version", lambda q, e: cue(q, "in_force_version") and not cue(q, "days")),
     # Who approves a purchase: an amount, or the approver asked for; another

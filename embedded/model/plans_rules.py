@@ -262,7 +262,9 @@ def rescue(ctx: Ctx, against: dict[str, Any] | None = None) -> Blocks | None:
             args["as_of"] = when
         return call(ctx, "search_regulations", args)
     hits = with_titles(ctx, hits_of(done[0]))
-    if ctx.ents.title_words:
+    if ctx.ents.doc_nos:
+        hits = [h for h in hits if h.get("doc_no") in ctx.ents.doc_nos]  # the one numbered
+    elif ctx.ents.title_words:
         hits = hits_titled(hits, ctx.ents.title_words)
     chosen = answering(text, hits)
     if not chosen or (ctx.ko and misses_subject(ctx.turn.question, chosen[0], hits)):
@@ -1095,7 +1097,24 @@ def _contact_lines(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
     return answer(not_found(ctx, topic_label(ctx)))
 
 
-_ARTICLE_NO = re.compile(r"제\s*(\d{1,3})\s*조")
+_ARTICLE_NO = re.compile(r"제\s*(\d{1,3})\s*조|\barticle\s+(\d{1,3})\b", re.I)
+
+
+def _article_numbers(question: str) -> list[str]:
+    """Articles named by number, as the rules print them ('article 2' is 제2조)."""
+    found = (f"제{m.group(1) or m.group(2)}조" for m in _ARTICLE_NO.finditer(question))
+    return list(dict.fromkeys(found))
+
+
+def _named_articles(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """'HR-GDL-010 제2조': the articles named by number among one document's hits.
+
+    Returns those found and the numbers named that no hit has (to be said so).
+    """
+    named = _article_numbers(ctx.turn.question)
+    found = [h for h in hits if str(h.get("article_no") or "") in named]
+    have = {str(h.get("article_no")) for h in found}
+    return found, [n for n in named if n not in have]
 
 
 def ranked_articles(ctx: Ctx, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -1104,7 +1123,7 @@ def ranked_articles(ctx: Ctx, hits: list[dict[str, Any]]) -> list[dict[str, Any]
     An article named by number ('제3조') leads; then the articles that mention
     more of the question's words beyond the subject ('수습기간', '지급일').
     """
-    named = {f"제{m.group(1)}조" for m in _ARTICLE_NO.finditer(ctx.turn.question)}
+    named = set(_article_numbers(ctx.turn.question))
     words = content_words(ctx.ents.keywords)
 
     def score(hit: dict[str, Any]) -> int:
@@ -1221,10 +1240,35 @@ def _only_points_back(ctx: Ctx) -> bool:
     return all(k in POINTING_FILLERS for k in ctx.ents.keywords)
 
 
+def _numbered_document(ctx: Ctx) -> tuple[Ctx, Blocks | None]:
+    """'FIN-GDL-001 숙박비 상한': the numbered document's title joins the search words.
+
+    Search finds articles by their words, not by document number, so the document is
+    described once for its title; a number no description returns is nothing to see.
+    """
+    if not ctx.ents.doc_nos or ctx.ents.title_words or not ctx.has("describe_regulation"):
+        return ctx, None
+    doc_no = ctx.ents.doc_nos[0]
+    described = ctx.turn.last("describe_regulation")
+    if described is None:
+        return ctx, call(ctx, "describe_regulation", {"doc_no": doc_no})
+    reg = (described.data or {}).get("regulation") if not described.failed else None
+    if not reg or not reg.get("title"):
+        if described.failed and not came_back_empty(described):
+            return ctx, answer(failure(ctx, described))
+        return ctx, answer(nothing_visible(ctx, doc_no))
+    title = str(reg["title"])
+    ents = replace(ctx.ents, title=title, title_words=title.split())
+    return replace(ctx, ents=ents), None
+
+
 def plan_search(ctx: Ctx) -> Blocks:
     """Find the regulation the question is about and quote what it says."""
     if _names_nothing(ctx) or _only_points_back(ctx):
         return answer(not_understood(ctx))
+    ctx, step = _numbered_document(ctx)
+    if step:
+        return step
     if not (ctx.ents.keywords or ctx.ents.title_words or ctx.ents.doc_nos):
         # Nothing in the question names a topic: searching for it would quote
         # whatever ranks first, a rule stated for a question never understood.
@@ -1301,15 +1345,19 @@ def plan_search(ctx: Ctx) -> Blocks:
             query = f"{title_of(top)} {scope} 적용 범위"
             return call(ctx, "search_regulations", {"question": query})
     citation = cite(ctx, doc_no, top.get("version"), top.get("effective_from"))
+    quoted = _speaking(ranked_articles(ctx, doc_hits(hits, doc_no))[:3], words)
+    numbered, missing = _named_articles(ctx, doc_hits(hits, doc_no))
+    quoted = numbered or quoted
     articles = [
         f"- {h.get('article_no') or ''} {h.get('article_title') or ''}: {h.get('text')}".strip()
-        for h in _speaking(ranked_articles(ctx, doc_hits(hits, doc_no))[:3], words)
+        for h in quoted
     ]
     body = "\n".join(articles)
     title = top.get("title")
     english = f"{title} — relevant articles of {citation}" if title else f"Articles of {citation}"
-    quoted = _speaking(ranked_articles(ctx, doc_hits(hits, doc_no))[:3], words)
-    caveat = _no_amount(ctx, quoted) or _unaddressed(ctx, top, hits_of(search), words)
+    caveat = (
+        "" if numbered else _no_amount(ctx, quoted) or _unaddressed(ctx, top, hits_of(search), words)
+    )
     if caveat:
         # A word no article found speaks of may be the subject the others swamped
         # ('거래처 … 선물'): searched alone first.
@@ -1332,8 +1380,9 @@ def plan_search(ctx: Ctx) -> Blocks:
             return answer(honest_miss(ctx, absent[0], search))
     # The article the topic words found, checked against the question as written: an
     # article sharing more of it answers instead (the words may have missed its point).
-    found = rescue(ctx, against=quoted[0] if quoted else top)
-    if not found and caveat:
+    # (an article named by number is the one asked for: no other replaces it)
+    found = None if numbered else rescue(ctx, against=quoted[0] if quoted else top)
+    if not found and caveat and not numbered:
         found = last_look(ctx)  # what was asked is in no article quoted: restricted, or a draft
     if found:
         return found
@@ -1355,6 +1404,12 @@ def plan_search(ctx: Ctx) -> Blocks:
     step, conflict = conflict_note(ctx, quoted[0] if quoted else top, quoted)
     if step:
         return step
+    if missing:
+        caveat += ctx.t(
+            f"검색된 {doc_no} 조항 중에 {', '.join(missing)}는 없었습니다. 찾은 조항만 옮깁니다. ",
+            f"{', '.join(missing)} of {doc_no} was not among the articles found; "
+            "quoting those that were. ",
+        )
     return answer(
         caveat
         + ctx.t(
