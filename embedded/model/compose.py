@@ -19,7 +19,8 @@ Blocks = list[dict[str, Any]]
 """Reply content blocks (text and tool_use)."""
 
 # 'N일' as a number of days: not a day of the month ('매월 21일', '1월 1일').
-_DAYS = re.compile(r"(?<![월\d])(?<!월\s)(\d{1,3})\s*일(?!자)")
+_DAYS = re.compile(r"(?<![월\d])(?<!월\s)(\d{1,3})\s*일(?!자|\s*당|\s*마다|\s*기준)")
+"""A figure of days (not a rate: '출장 1일당 25,000원' states no duration)."""
 _SENTENCE = re.compile(r"[^.\n。]+")
 _GRANT_WORDS = ("부여", "사용할 수", "최대", "연간", "한도", "지급")
 

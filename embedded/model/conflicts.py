@@ -35,10 +35,18 @@ def _figures(text: str) -> set[str]:
     return {m.group().rstrip(",.") for m in _FIGURE.finditer(text)}
 
 
+_TRAILING_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def _said(hit: dict[str, Any]) -> str:
+    """An article's text without a trailing note in brackets ('(문서관리번호 …)')."""
+    return _TRAILING_NOTE.sub("", str(hit.get("text") or ""))
+
+
 def _same_point(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Same heading, or texts sharing most of their syllable pairs, yet not the same text
     nor the same figures (a document's management number or wording aside)."""
-    text_a, text_b = str(a.get("text") or ""), str(b.get("text") or "")
+    text_a, text_b = _said(a), _said(b)
     if squash(text_a) == squash(text_b):
         return False
     if _figures(text_a) and _figures(text_a) == _figures(text_b):
@@ -111,6 +119,22 @@ def _agreeing(
     return found[:1]
 
 
+def _in_force_together(a: dict[str, Any], b: dict[str, Any], on: str | None) -> bool:
+    """Both articles were in force on ``on`` (or, with no date asked, at some same time).
+
+    A guideline of 2021-04 does not conflict, in the summer of 2021, with a regulation
+    version that took effect in 2021-10 (dates are ISO strings; no end is still in force).
+    """
+
+    def window(hit: dict[str, Any]) -> tuple[str, str]:
+        return str(hit.get("effective_from") or ""), str(hit.get("effective_to") or "9999-12-31")
+
+    (a_from, a_to), (b_from, b_to) = window(a), window(b)
+    if on:
+        return a_from <= on < a_to and b_from <= on < b_to
+    return a_from < b_to and b_from < a_to
+
+
 def conflict_note(
     ctx: Ctx, top: dict[str, Any], quoted: list[dict[str, Any]] | None = None
 ) -> tuple[Blocks | None, str]:
@@ -123,7 +147,11 @@ def conflict_note(
     """
     every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
     shown = {str(h.get("doc_no")) for h in quoted or []}
-    others = conflicting(top, every + [h for h in quoted or [] if h is not top])
+    others = [
+        o
+        for o in conflicting(top, every + [h for h in quoted or [] if h is not top])
+        if _in_force_together(top, o, ctx.ents.as_of)
+    ]
     if not others or not ctx.has("describe_regulation"):
         return None, ""
     sides = [top, *others]

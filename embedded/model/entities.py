@@ -27,7 +27,8 @@ from embedded.model.lexicon import (
 
 _DOC_NO = re.compile(r"(?<![A-Za-z0-9-])[A-Z]{2,4}-[A-Z]{2,4}-\d{3}(?!\d)")
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{1,2})(?:-(\d{1,2}))?\b")
-_KO_DATE = re.compile(r"(\d{4})\s*년\s*(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?")
+_KO_DATE = re.compile(r"(\d{4}|(?<!\d)\d{2})\s*년\s*(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?")
+"""'2025년 2월 (1일)', and '25년 2월' (a two-digit year before a month is this century's)."""
 _EN_MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
 # 'Feb 1, 2025', 'Sept. 2024': abbreviated months too (the longest name tried first)
 _EN_MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
@@ -38,9 +39,12 @@ _EN_DATE = re.compile(
     r"|\b(\d{1,2})(?:st|nd|rd|th)?\s+(" + _MONTH_NAMES + r")\.?,?\s+(\d{4})\b",
     re.I,
 )
-_KO_YEAR = re.compile(r"(\d{4})\s*년(?!\s*\d{1,2}\s*월)\s*(연말|말|하반기|연초|초|상반기|중반)?")
+_KO_YEAR = re.compile(
+    r"(\d{4})\s*년(?!\s*\d{1,2}\s*월)\s*(연말|말|하반기|연초|초|상반기|중반|봄|여름|가을|겨울)?"
+)
 _EN_YEAR = re.compile(
-    r"\b(?:(end|close|beginning|start|early|late|middle|mid)(?:\s+of\s+|-|\s+))?"
+    r"\b(?:(end|close|beginning|start|early|late|middle|mid|spring|summer|autumn|fall|winter)"
+    r"(?:\s+of\s+|-|\s+))?"
     r"(?:in\s+|as\s+of\s+|of\s+)?(?<![-\w])((?:19|20)\d{2})(?![-\w])",
     re.I,
 )
@@ -75,9 +79,19 @@ _YEAR_PART = {
     "중반": (6, 30),
     "middle": (6, 30),
     "mid": (6, 30),
+    # a season: its last month's end ('2021년 여름' is 2021-08-31)
+    "봄": (5, 31),
+    "spring": (5, 31),
+    "여름": (8, 31),
+    "summer": (8, 31),
+    "가을": (11, 30),
+    "autumn": (11, 30),
+    "fall": (11, 30),
+    "겨울": (12, 31),
+    "winter": (12, 31),
 }
 _LONE_PARTICLE = re.compile(
-    r"(?:^|\s)(?:에는|에서는|에서|에|의|까지|부터|으로는|으로|로는|로|엔)(?=\s|$)"
+    r"(?:^|\s)(?:에는|에서는|에서|에|의|까지는|까지|부터는|부터|으로는|으로|로는|로|엔|은|는)(?=\s|$)"
 )
 _EMP_NO = re.compile(r"(?<!\d)(\d{8})(?!\d)")
 # ('v3은': a Korean particle may follow the number, so no word boundary is asked there)
@@ -298,6 +312,11 @@ def _amount(question: str) -> int | None:
             "mn": 1_000_000, "billion": 1_000_000_000, "bn": 1_000_000_000,
         }  # fmt: skip
         return int(number * scale.get((en.group(2) or "").lower(), 1))
+    # 'who signs off on a 4.2 million purchase': a scaled English figure, currency left out
+    scaled = _EN_SCALED.search(question)
+    number = _number(scaled.group(1)) if scaled else None
+    if scaled and number is not None:
+        return int(number * _EN_SCALES[scaled.group(2).lower()])
     return None
 
 
@@ -309,6 +328,7 @@ def _as_of(question: str) -> str | None:
         match = pattern.search(question)
         if match:
             year, month = int(match.group(1)), int(match.group(month_group))
+            year += 2000 if year < 100 else 0
             if not 1 <= month <= 12:
                 continue
             day = match.group(3)
@@ -641,11 +661,21 @@ def _quoted_date(text: str) -> bool:
     )
 
 
+_DATE_PATTERNS = (
+    _KO_AHEAD, _EN_AHEAD, _KO_DATE, _KO_RELATIVE, _KO_YEAR, _ISO_DATE, _EN_DATE, _EN_RELATIVE,
+    _EN_YEAR,
+)  # fmt: skip
+"""Every way a date is written: ahead of today, on a day, relative, a year."""
+
+
+_WEEKDAY = re.compile(r"[월화수목금토일]요일|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
+"""A day of the week ('다음주 월요일'): when, never what a rule is about."""
+
+
 def date_phrase(text: str) -> str:
     """The first date phrase a text names as written ('2023년 초', '재작년', 'early 2023'),
     or '' when it names none."""
-    patterns = (_KO_DATE, _KO_RELATIVE, _KO_YEAR, _ISO_DATE, _EN_DATE, _EN_RELATIVE, _EN_YEAR)
-    found = [m.span() for pattern in patterns if (m := pattern.search(text))]
+    found = [m.span() for pattern in _DATE_PATTERNS if (m := pattern.search(text))]
     if not found:
         return ""
     start = min(s for s, _ in found)
@@ -658,7 +688,7 @@ def date_phrase(text: str) -> str:
 
 def _without_dates(question: str) -> str:
     """The question with its date phrases removed ('2024년 말', '작년 이맘때' are not topics)."""
-    for pattern in (_KO_DATE, _KO_RELATIVE, _KO_YEAR, _ISO_DATE, _EN_DATE, _EN_RELATIVE, _EN_YEAR):
+    for pattern in (*_DATE_PATTERNS, _WEEKDAY):
         question = pattern.sub(" ", question)
     # The particle that followed a removed date ('2023년 초에는' → '에는') is no word either.
     return _LONE_PARTICLE.sub(" ", question)

@@ -20,6 +20,7 @@ from typing import Any
 
 from embedded.model.entities import extract, strip_particle
 from embedded.model.lexicon import (
+    BEYOND_THE_TOOLS,
     CHATTER,
     EVIDENCE_ASKING,
     EVIDENCE_ENDINGS,
@@ -82,7 +83,7 @@ def _hay(hit: dict[str, Any]) -> str:
 
 
 # What a question asks for, and how an article states it: an article that states the
-# asked kind of thing ('언제까지' — '1월 말까지', '2주 안에') meets one more of its words.
+# asked kind of thing ('언제까지' — '1월 말까지', '2주 안에') meets two more of its words.
 _ASKED_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (
         re.compile(r"언제까지|마감|기한|기간 안|deadline|by when|how long do"),
@@ -118,7 +119,9 @@ def strength(text: str, hit: dict[str, Any]) -> tuple[int, int]:
     hay = _hay(hit)
     words = _words(text)
     met = sum(2 * sum(p in hay for p in w) >= len(w) for w in words)
-    met += _states_asked(text, str(hit.get("text") or ""))
+    # What the question asks ('언제까지') outweighs a word it names ('서류'): the article
+    # stating a deadline answers it, not the one merely about the papers.
+    met += 2 * _states_asked(text, str(hit.get("text") or ""))
     return met, sum(p in hay for p in frozenset().union(*words))
 
 
@@ -212,6 +215,9 @@ def says_where(text: str, noun: str) -> bool:
     return at >= 0 and text[at + len(noun) :].startswith(_CONTEXT_PARTICLES)
 
 
+_GENERIC_NOUNS = ("지원", "제도", "규정", "관련", "기준", "내용")
+
+
 def _absent_subject(text: str, hit: dict[str, Any], hays: list[str]) -> bool:
     """The question's first topic noun of three syllables or more ('동호회', '헬스장')
     is named by no article at all, and the article meets fewer than two of its other
@@ -225,10 +231,14 @@ def _absent_subject(text: str, hit: dict[str, Any], hays: list[str]) -> bool:
         if noun.endswith(_CONTEXT_PARTICLES) or (at >= 0 and after.startswith(_CONTEXT_PARTICLES)):
             continue
         own = [noun[i : i + 2] for i in range(len(noun) - 1)]
-        if any(p in hay for hay in hays for p in own):
+        # Named when most of its pairs are in one article ('자금' alone does not name 학자금)
+        if any(2 * sum(p in hay for p in own) > len(own) for hay in hays):
             return False
         # The other words met whole ('이용료' is not met by '이용하였다'):
-        met = sum(all(p in hays[0] for p in w) for w in _words(text.replace(noun, " ")))
+        rest = text.replace(noun, " ")
+        for generic in _GENERIC_NOUNS:  # '지원 제도': said of every benefit, no topic
+            rest = rest.replace(generic, " ")
+        met = sum(all(p in hays[0] for p in w) for w in _words(rest))
         return met < 2
     return False
 
@@ -283,6 +293,14 @@ _OFF_TOPIC = re.compile(
     "|".join(rf"\b{re.escape(w)}\b" if w.isascii() else re.escape(w) for w in OFF_TOPIC)
 )
 """``OFF_TOPIC`` words; an English one whole ('rain' is not in 'training')."""
+
+
+_BEYOND = re.compile("|".join(BEYOND_THE_TOOLS), re.I)
+
+
+def beyond_the_tools(question: str) -> bool:
+    """An opinion asked of the model, or a task done for the asker (``BEYOND_THE_TOOLS``)."""
+    return _BEYOND.search(question) is not None
 
 
 def chatter(question: str) -> bool:

@@ -61,6 +61,11 @@ _VERSION_POINTER = re.compile(
     r"|\b(?:that|this|the same)\s+version\b",
     re.I,
 )
+_PERSON_POINTER = re.compile(
+    r"(?:^|\s)(?:그\s*사람|그\s*분|그\s*직원|이\s*사람|그\s*친구|걔)(?=[은는이가을를의도\s?]|$)"
+    r"|\b(?:that person|that employee|that guy|him|her|his|their)\b",
+    re.I,
+)
 _RECORD_POINTER = re.compile(
     r"^(?:그거|그건|그게|그걸|이거|이건|그\s*건|그\s*발주|그\s*청구|해당\s*건)(?=[은는이가을를의도\s?]|$)"
     r"|\b(?:that one|that order|that claim|it)\b(?=\s*\?|$)",
@@ -121,6 +126,10 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
     pointed = _point_at(unmarked, referent) if referent else None
     if pointed:
         return pointed
+    person = _person(before)
+    if person and not _person(unmarked) and _PERSON_POINTER.search(unmarked):
+        # '그 사람 연락처도' after '남은서 대리 어느부서야?': 남은서's
+        return " ".join(_PERSON_POINTER.sub(f" {person} ", unmarked, count=1).split())
     records = list(dict.fromkeys(RECORD_ID.findall(said)))
     pointer = _RECORD_POINTER.search(unmarked)
     if 0 < len(records) <= 3 and pointer:
@@ -169,7 +178,8 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
 def _of_earlier(body: str, before: str, cited: str | None) -> str:
     if cited and not any(c in body.lower() for c in CUES["version_compare"]):
         return f"{cited} {body}"  # '상위 문서는?': of the document just cited
-    return f"{before} {body}"  # 'and the version before?': the same question, then
+    # 'and the version before?': the same question, then (one question, not two parts)
+    return f"{before.rstrip('?？!. ')} {body}"
 
 
 _ONE_OF = re.compile(
@@ -239,9 +249,15 @@ def _without_marker(question: str) -> str:
 
 
 def _short_follow_up(question: str, body: str) -> bool:
-    """Opens with a follow-up marker, or is three words or fewer."""
+    """Opens with a follow-up marker, is three words or fewer, or names only a swap.
+
+    ('2024년 초에 올렸으면 달랐어?': a date and no topic word of its own.)
+    """
     marked = body != question.strip()
-    return marked or len(_TOKEN.findall(body)) <= 3
+    if marked or len(_TOKEN.findall(body)) <= 3:
+        return True
+    # (not a person: 'How many days does 윤도주 have left?' asks of them, not the same again)
+    return not extract(body).keywords and any(find(body) for find in (_date, _place, _amount))
 
 
 def _names_nothing(body: str, of: str = "") -> bool:
@@ -265,11 +281,17 @@ def _swap_into(before: str, body: str) -> str | None:
     changed = before
     found = False
     rest = body
+    taken: list[str] = []
     for finder in _FINDERS:
-        new = finder(body)
+        # what one finder took is no one else's ('2021년 여름엔' holds no name '여름엔')
+        left = body
+        for t in taken:
+            left = left.replace(t, " ", 1)
+        new = finder(left)
         if not new:
             continue
         found = True
+        taken.append(new)
         rest = " ".join(w for w in rest.split() if new not in w)  # '제주도는?' holds '제주'
         old = finder(changed)
         put = new if english else _korean(new)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import calendar
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -13,6 +14,8 @@ from embedded.model.lexicon import (
     APPROVERS,
     CUES,
     DEPARTMENTS,
+    FOLLOW_UP_GENERIC,
+    LEAVE_ASPECTS,
     LEAVE_TYPES,
     OVER_WORDS,
     SPLIT_PURCHASE_WORDS,
@@ -39,13 +42,21 @@ def _cue_pattern(words: tuple[str, ...]) -> re.Pattern[str] | None:
 _CUE_PATTERNS = {name: _cue_pattern(words) for name, words in CUES.items()}
 
 
+@functools.lru_cache(maxsize=256)
+def _without_names(question: str) -> str:
+    """The question with the people it names taken out ('남은서' holds no '남은')."""
+    for name in named_people(question):
+        question = question.replace(name, " ")
+    return question
+
+
 def cue(question: str, name: str) -> bool:
     """True when the question contains one of the cue words of ``name``.
 
     Korean cues match inside words (particles attach to them); English cues match
     from a word's start only.
     """
-    lowered = f" {question.lower()} "
+    lowered = f" {_without_names(question).lower()} "
     # Korean cues, and cues written with their spaces (' i ', 'my '), match as written.
     if any(word in lowered for word in CUES[name] if not word.isascii() or word != word.strip()):
         return True
@@ -482,8 +493,11 @@ def _asks_about_requests(q: str) -> bool:
 
 def _asks_process(q: str) -> bool:
     """The question asks how something is done or handled, not to do it."""
-    lowered = q.lower()
+    lowered = _HOW_IT_WENT.sub(" ", q.lower())  # '어떻게 됐어?' asks where it stands
     return any(w in lowered for w in _PROCESS_WORDS) or _PROCESS_EN.search(lowered) is not None
+
+
+_HOW_IT_WENT = re.compile(r"어떻게\s*(?:됐|되었|돼\s*가|되어\s*가|되고\s*있|진행)")
 
 
 _LODGING = ("숙박", "호텔", "숙소", "lodging", "hotel", "night")
@@ -538,7 +552,10 @@ def _asks_inside_document(q: str, e: Entities) -> bool:
         return False
     if _ARTICLE_ASKED.search(q):
         return True
-    return any(k not in _WHOLE_DOCUMENT and not cue(k, "describe_title") for k in e.keywords)
+    return any(
+        k not in _WHOLE_DOCUMENT and k not in FOLLOW_UP_GENERIC and not cue(k, "describe_title")
+        for k in e.keywords
+    )
 
 
 # (intent, test) in priority order; the first test that holds wins.
@@ -936,9 +953,9 @@ _PART_BREAK = re.compile(
     # '2024년 2월엔 몇일이었고 지금은 몇일?': then, and now
     r"|(?<=[았었였했]고)\s+(?=지금|현재|요즘|올해)"
     # (one scan per run of spaces: it starts only where the run does, and is possessive)
-    r"|(?<!\s),?\s++and\s+(?=(?:are|is|was|were|do|does|did|what|how|which|who|when|can|will)\b)"
+    r"|(?<!\s),?\s++and\s+(?=(?:are|is|was|were|do|does|did|what|whats|what's|how|which|who|when|can|will)\b)"
     # '며칠이고 신청은', '누가 결재하고 급할 땐', '뭐고 개정': a clause ends on -고
-    r"|(?:(?<=이고)|(?<=되고)|(?<=하고)|(?<=뭐고)|(?<=이며)),?\s+",
+    r"|(?:(?<=이고)|(?<=되고)|(?<=하고)|(?<=뭐고)|(?<=얼마고)|(?<=이며)),?\s+",
     re.I,
 )
 _MAX_PARTS = 4
@@ -1064,6 +1081,10 @@ _REMARK_ENDINGS = (
 _ALSO_ASKED = ("는지도", "인지도", "은지도", "것도 알려", "것도 같이", "도 알려줘", "도 같이 알려")
 
 
+ASKS_CONTACT = re.compile(r"연락처|전화|문의|담당|내선|\b(?:contact|phone|tel)\b", re.I)
+"""A question asking whom to call (whole English words: 'hotel' holds no 'tel')."""
+
+
 def _also(piece: str) -> bool:
     return any(w in piece for w in _ALSO_ASKED)
 
@@ -1118,7 +1139,12 @@ def split_parts(question: str) -> list[str]:
         if parts and (
             (_continues(piece) and intent not in ("remaining", "usage"))
             or _remark(piece)
-            or (_also(piece) and not (ents.title_words or ents.doc_nos))
+            or (
+                _also(piece)
+                and not (ents.title_words or ents.doc_nos)
+                # '… 언제까지 내? 문의 전화번호도 알려줘': whom to call is another part
+                and not (ASKS_CONTACT.search(piece) and not ASKS_CONTACT.search(parts[-1]))
+            )
         ):
             standalone = False  # '아님 …', '그날이 …': the same question, asked on
         if (
@@ -1185,10 +1211,25 @@ def split_parts(question: str) -> list[str]:
     noun = next((k for k in first.keywords if k in TOPIC_WORDS or k in LEAVE_TYPES), "")
     if noun:
         parts = [parts[0]] + [p if _names_own_topic(p) else f"{noun} {p}" for p in parts[1:]]
+    elif first.keywords:
+        # '연말정산 서류 언제까지 내? 문의 전화번호도 알려줘': whom to call about 연말정산
+        subject = first.keywords[0]
+        parts = [parts[0]] + [f"{subject} {p}" if _contact_only(p) else p for p in parts[1:]]
     # '육아휴직 나 얼마나 썼어? 12월 22일 개정 후엔 몇일 남아?': days left of the same leave
     kind = next((k for k in first.keywords if k in LEAVE_TYPES), "")
     mine = cue(parts[0], "self") and not named_people(parts[0])
     if kind:
+        # '육아휴직 신청하면 누가 승인해? 그리고 안쓴거 이월 됨?': an aspect of leave asked
+        # alone is of the leave the first part named
+        parts = [parts[0]] + [
+            f"{kind} {p}"
+            if not _names_leave(p)
+            and not extract(p).title_words
+            and extract(p).keywords
+            and all(k in LEAVE_ASPECTS or k in extract(p).derived for k in extract(p).keywords)
+            else p
+            for p in parts[1:]
+        ]
         carried = []
         for p in parts[1:]:
             if detect_intent(p, extract(p)) in ("remaining", "usage") and not _names_leave(p):
@@ -1299,11 +1340,19 @@ def _back_now(before: str, piece: str) -> str:
     return f"지금 {undated}" if extract(before).lang == "ko" else f"{undated} now"
 
 
+def _contact_only(part: str) -> bool:
+    """Whom to call is all a part asks ('문의 전화번호도 알려줘'), of no one named."""
+    words = extract(part).keywords
+    return bool(words) and all(ASKS_CONTACT.search(k) for k in words) and not named_people(part)
+
+
 def _names_own_topic(part: str) -> bool:
     """A part names its own topic noun or document, or asks about records, not a rule."""
     ents = extract(part)
     if ents.title_words or ents.doc_nos or _records(part):
         return True
+    if _contact_only(part):
+        return False  # '문의 전화번호도 알려줘': whom to call about the first part's topic
     if any(k in TOPIC_WORDS or k in LEAVE_TYPES for k in ents.keywords):
         return True
     # '그리고 휴게시간은 몇시부터?': a long noun of its own is its topic ('신청은 어떻게
@@ -1313,6 +1362,7 @@ def _names_own_topic(part: str) -> bool:
         and re.fullmatch(r"[가-힣]+", k)
         and k not in ents.derived
         and k not in _THEN_FILLERS  # '신규 입사자랑 다른가요?': who, not what about
+        and not ASKS_CONTACT.search(k)  # '문의 전화번호도': whom to call, about the same
         for k in ents.keywords
     ):
         return True

@@ -459,6 +459,8 @@ STOPWORDS: frozenset[str] = frozenset(
         "they",
         "it",
         "what",
+        "whats",
+        "what's",
         "how",
         "many",
         "days",
@@ -769,6 +771,18 @@ CUES: dict[str, tuple[str, ...]] = {
         "근거",
         "상위 규정",
         "상위 문서",
+        "상위 사규",
+        "상위 규칙",
+        "위에 있는 규정",
+        "sit above",
+        "sits above",
+        "rules above",
+        "regulations above",
+        "documents above",
+        "parent rule",
+        "parent document",
+        "chain of parent",
+        "authority chain",
         "최상위",
         "trace",
         "sit under",
@@ -964,6 +978,8 @@ CUES: dict[str, tuple[str, ...]] = {
         "개정이 예정",
         "개정될 예정",
         "upcoming revision",
+        "다음 개정",
+        "next revision",
     ),
     "in_force_version": (
         "몇 차",
@@ -1280,7 +1296,23 @@ OFF_TOPIC: tuple[str, ...] = (
     "날씨", "기온", "미세먼지", "맛집", "점심 메뉴", "저녁 메뉴", "점심 뭐", "저녁 뭐", "배고프",
     "주가", "주식", "코인", "로또", "축구", "야구", "경기 결과", "비 와", "비와", "비 온",
     "weather", "forecast", "temperature", "stock price", "lottery", "football", "baseball",
-    "who won", "restaurant", "recipe", "horoscope", "rain", "raining", "snow",
+    "who won", "restaurant", "recipe", "horoscope", "rain", "raining", "snow", "메뉴 추천",
+    "lunch menu", "dinner menu", "menu",
+)  # fmt: skip
+
+# What no tool of the nine does and no regulation answers: an opinion asked of the
+# model, or a task done on the asker's behalf ('연차 신청 넣어줘'; a revision request is
+# the one write there is, and is planned). Such a question is not understood.
+BEYOND_THE_TOOLS: tuple[str, ...] = (
+    r"(?:어떻게|솔직히).{0,24}생각",
+    r"생각(?:함|해|하세요|하시나요|하니|하나요|하심|하냐)\s*[?？]",
+    r"괜찮은\s*(?:규정|제도|정책)(?:이라고|인가|인지|같)",
+    r"\b(?:what do you think|do you think|your opinion|in your view|your view)\b",
+    r"\bis (?:it|this|that) (?:fair|a good (?:rule|policy))\b",
+    r"(?:신청|등록|상신|예약|제출|결재)\s*(?:좀\s*)?(?:넣어|올려|해|해서)\s*"
+    r"(?:줘|주세요|줄래|주라|줄 수)",
+    r"(?:메일|이메일|문자|메시지)\s*(?:좀\s*)?보내",
+    r"\b(?:apply|submit|book|file|send|register)\b.{0,40}\bfor me\b",
 )  # fmt: skip
 
 # ── Roster vocabulary (plans_roster) ─────────────────────────────────────────
@@ -1343,7 +1375,14 @@ FOLLOW_UP_GENERIC: frozenset[str] = frozenset(
     "언제 언제부터 이유 내용 원문 전문 요약 역사 이력 변경 변경사항 버전들 초안 draft drafts "
     "밑에 아래 딸린 지침들 문서들 규정들 하위 달라져 달라지나 달라지면 바뀌어 바뀌나 바뀌면 지나면 "
     "version versions before previous earlier prior basis article source history change "
-    "changes parent child effective date when".split()
+    "changes parent child effective date when 적용 적용돼 적용되나 적용되는 다음 그다음 next "
+    "apply applies".split()
+)
+# What a leave rule says about the leave ('그리고 안쓴거 이월 됨?' asks it of the leave
+# named before): a part naming only these and no leave of its own borrows that leave.
+LEAVE_ASPECTS: frozenset[str] = frozenset(
+    "이월 신청 승인 결재 분할 나눠 반차 유급 무급 사용 기간 일수 최대 한도 안쓴거 남은거 "
+    "carry approve approval apply split paid unpaid".split()
 )
 # Places the lodging caps are asked for (Korean; English names via EN_TO_KO).
 PLACES: tuple[str, ...] = (

@@ -364,7 +364,23 @@ def asks_about_self(ctx: Ctx) -> bool:
 _FIELD_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("입사일", ("입사", "hire date", "hired", "joined", "start date")),
     ("직급", ("직급", "직위", "position", "rank", "title")),
-    ("부서", ("어느 부서", "무슨 부서", "부서가 어디", "소속이", "which department", "which team")),
+    (
+        "부서",
+        (
+            "어느 부서",
+            "어느부서",
+            "무슨 부서",
+            "무슨부서",
+            "부서가 어디",
+            "부서 어디",
+            "소속이",
+            "소속 어디",
+            "which department",
+            "which team",
+            "what department",
+            "what team",
+        ),
+    ),
     ("사번", ("사번", "employee number", "employee no", "employee id")),
 )
 

@@ -22,7 +22,7 @@ from embedded.model import (
 from embedded.model.compose import Blocks, Ctx, answer, hits_of, not_understood, squash
 from embedded.model.conversation import Turn, read_turn
 from embedded.model.entities import correct_english, date_phrase, extract, read_phrases
-from embedded.model.evidence import chatter, says_where
+from embedded.model.evidence import beyond_the_tools, chatter, says_where
 from embedded.model.followups import resolve_followup
 from embedded.model.intents import (
     DOCUMENT_INTENTS,
@@ -172,8 +172,10 @@ def _plan_one(request: MessagesRequest, turn: Turn, lang: str | None = None) -> 
     )
     if not turn.question:
         return answer(ctx.t("질문을 찾을 수 없습니다.", "I could not find a question."))
-    if chatter(turn.question):
-        return answer(not_understood(ctx))  # 'ㅋㅋㅋ 헐 대박': nothing to look up
+    if chatter(turn.question) or (intent != "revision_request" and beyond_the_tools(turn.question)):
+        # 'ㅋㅋㅋ 헐 대박': nothing to look up; '괜찮은 규정이라고 생각함?', '연차 신청 넣어줘':
+        # an opinion, or a task no tool does
+        return answer(not_understood(ctx))
     blocks = PLANS[intent](ctx)
     if turn.round >= _MAX_ROUNDS and any(b["type"] == "tool_use" for b in blocks):
         return answer(

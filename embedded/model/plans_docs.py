@@ -326,12 +326,45 @@ def _int(value: Any) -> int:
         return 0
 
 
-def _graph_line(ctx: Ctx, row: dict[str, Any]) -> str:
+def _graph_line(ctx: Ctx, row: dict[str, Any], indent: str) -> str:
     depth = _int(row.get("depth") or 1)
     level = ctx.t(f"{depth}단계", f"depth {depth}")
-    indent = "  " * max(0, depth - 1)
-    detail = ", ".join(str(v) for v in (row.get("doc_class") or row.get("owner_dept"), level) if v)
+    parent = row.get("parent_doc_no")
+    via = ctx.t(f"{parent} 아래", f"under {parent}") if parent and depth > 1 else ""
+    kind = row.get("doc_class") or row.get("owner_dept")
+    detail = ", ".join(str(v) for v in (kind, level, via) if v)
     return f"{indent}- {row.get('doc_no')} {row.get('title') or ''} ({detail})"
+
+
+def _graph_lines(ctx: Ctx, rows: list[dict[str, Any]], start: str) -> str:
+    """The rows as a tree under their parents (each says its parent), else flat.
+
+    The graph returns rows by depth, not by branch: indenting them in that order
+    would set a document under whichever row came before it (DEV-GDL-002 under
+    SEC-GDL-003, though its parent is DEV-GDL-001).
+    """
+    known = {str(r.get("doc_no")) for r in rows} | {start}
+    if not all(r.get("parent_doc_no") in known for r in rows if _int(r.get("depth") or 1) > 1):
+        return "\n".join(_graph_line(ctx, r, "") for r in rows)
+    children: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        parent = str(r.get("parent_doc_no")) if _int(r.get("depth") or 1) > 1 else start
+        children.setdefault(parent, []).append(r)
+    lines: list[str] = []
+    shown: set[str] = set()
+
+    def walk(doc: str, level: int) -> None:
+        for r in children.get(doc, []):
+            key = str(r.get("doc_no"))
+            if key in shown:
+                continue
+            shown.add(key)
+            lines.append(_graph_line(ctx, r, "  " * level))
+            walk(key, level + 1)
+
+    walk(start, 0)
+    lines += [_graph_line(ctx, r, "") for r in rows if str(r.get("doc_no")) not in shown]
+    return "\n".join(lines)
 
 
 _DIRECT_WORDS = ("바로 아래", "바로 위", "직접", "1단계", "directly", "immediate", "one level")
@@ -360,7 +393,7 @@ def _graph_rows(ctx: Ctx, tool: str, verb_ko: str, verb_en: str) -> Blocks:
                 f"No documents {verb_en} {name} were found among those available to you.",
             )
         )
-    lines = "\n".join(_graph_line(ctx, r) for r in rows)
+    lines = _graph_lines(ctx, rows, doc_no)
     scope = ctx.t("바로 한 단계(1단계) ", "directly (one link) ") if direct else ""
     return answer(
         _renamed(ctx, hit)
@@ -480,7 +513,16 @@ def plan_pending_status(ctx: Ctx) -> Blocks:
                     f"Version {version} was drafted by employee no. {p.get('drafter')}.",
                 )
             )
-        if p.get("status") == "APPROVED":
+        if p.get("status") == "REJECTED":
+            parts.append(
+                ctx.t(
+                    f"제{version}차 개정안은 반려(REJECTED)되어 진행 중이 아니며 시행되지 "
+                    f"않습니다 ({p.get('summary') or ''}).",
+                    f"version {version} was rejected (REJECTED): it is not in progress and will "
+                    f"not take effect ({p.get('summary') or ''}).",
+                )
+            )
+        elif p.get("status") == "APPROVED":
             parts.append(
                 ctx.t(
                     f"제{version}차는 승인되었지만 {eff}부터 시행 예정으로 아직 시행되지 않았습니다"
@@ -499,20 +541,31 @@ def plan_pending_status(ctx: Ctx) -> Blocks:
                 )
             )
     approved = any(p.get("status") == "APPROVED" for p in rows)
-    if cue(ctx.turn.question, "took_effect") or _when_usable(ctx):
+    live = [p for p in rows if p.get("status") != "REJECTED"]
+    if not live:
+        # '직제규칙 v3 revision 어떻게 됐어? still pending?': rejected, so none in progress
+        lead = ctx.t(
+            f"아니요, {doc_no}에 진행 중인 개정은 없습니다. ",
+            f"No, {doc_no} has no revision in progress. ",
+        )
+    elif _when_usable(ctx) and approved and not cue(ctx.turn.question, "took_effect"):
+        # '다음 개정은 언제부터 적용돼?': the date first, then that it is not yet in force
+        eff = next(p.get("effective_from") for p in rows if p.get("status") == "APPROVED")
+        lead = ctx.t(f"{eff}부터입니다 (아직 시행 전). ", f"From {eff} (not in force yet). ")
+    elif cue(ctx.turn.question, "took_effect") or _when_usable(ctx):
         lead = ctx.t("아니요, 아직입니다. ", "Not yet. ")
     elif _asks_approved(ctx.turn.question) and not approved:
         lead = ctx.t("아니요, 승인되지 않았습니다. ", "No, it is not approved. ")
     elif not _asks_whether_any(ctx.turn.question):
         # 'who drafted …', '어디까지 진행됐어?': what the revision is, no yes or no
         lead = ctx.t(
-            f"{doc_no}에 진행 중인 개정 {len(rows)}건입니다: ",
-            f"{doc_no} has {len(rows)} revision(s) in progress: ",
+            f"{doc_no}에 진행 중인 개정 {len(live)}건입니다: ",
+            f"{doc_no} has {len(live)} revision(s) in progress: ",
         )
     else:
         lead = ctx.t(
-            f"네, {doc_no}에 진행 중인 개정이 {len(rows)}건 있습니다: ",
-            f"Yes, {doc_no} has {len(rows)} revision(s) in progress: ",
+            f"네, {doc_no}에 진행 중인 개정이 {len(live)}건 있습니다: ",
+            f"Yes, {doc_no} has {len(live)} revision(s) in progress: ",
         )
     body = " ".join(parts)
     if lead.endswith(". "):

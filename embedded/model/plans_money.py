@@ -102,8 +102,10 @@ def _searched(ctx: Ctx, query: str) -> tuple[Blocks | None, Ctx, ToolCall]:
     step = _search_first(ctx, query)
     if step:
         return step, ctx, ToolCall("search_regulations", {}, None)
-    search = ctx.turn.last("search_regulations")
-    assert search is not None
+    searches = ctx.turn.all("search_regulations")
+    # the plan's own search, not one made beside it ('회의록' looked up for a rumour)
+    own = [c for c in searches if c.input.get("question") == query]
+    search = own[-1] if own else searches[-1]
     when = as_of(ctx) if ctx.ents.relative and not ctx.ents.as_of else None
     if when:
         ctx = replace(ctx, ents=replace(ctx.ents, as_of=when))
@@ -133,7 +135,12 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
     summed_parts = ""
     if len(parts) > 1 and any(w in ctx.turn.question.lower() for w in SPLIT_PURCHASE_WORDS):
         # '420만원짜리랑 200만원 같은 목적으로 따로 올리면': one purchase, its parts added
-        amount = sum(parts)
+        whole = _whole_of_parts(ctx.turn.question, parts)
+        if whole is not None:
+            # 'split a 6M purchase into two 3M requests': the whole is named; its parts
+            # are what it is split into, not more to add
+            parts = [v for v in parts if v != whole] * _times(ctx.turn.question)
+        amount = whole if whole is not None else sum(parts)
         added = " + ".join(f"{v:,}" for v in parts)
         summed_parts = ctx.t(
             f"같은 목적의 구매를 나누어 올리면 합산한 금액으로 봅니다: {added} = {amount:,}원. ",
@@ -201,6 +208,30 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
     return answer(not_found(ctx, " ".join(ctx.ents.keywords), search))
 
 
+_TIMES = re.compile(
+    r"\b(two|three|four)\b|(두|세|네)\s*(?:건|번|개|차례)|(\d)\s*(?:건|번|개)", re.I
+)
+_TIMES_WORDS = {"two": 2, "three": 3, "four": 4, "두": 2, "세": 3, "네": 4}
+
+
+def _times(question: str) -> int:
+    """How many equal parts a question splits into ('two 3M requests', '두 건'); 1 if unsaid."""
+    match = _TIMES.search(question)
+    if not match:
+        return 1
+    word = match.group(1) or match.group(2)
+    return _TIMES_WORDS[word.lower()] if word else int(match.group(3))
+
+
+def _whole_of_parts(question: str, parts: list[int]) -> int | None:
+    """The largest amount when the others make it up ('6M … into two 3M'), else None."""
+    whole = max(parts)
+    rest = [v for v in parts if v != whole]
+    if rest and sum(rest) * _times(question) == whole:
+        return whole
+    return None
+
+
 def _summed_rule(ctx: Ctx, hits: list[dict[str, Any]]) -> str:
     """A purchase split in parts: the guideline's sentence that sums them, quoted."""
     if not any(w in ctx.turn.question.lower() for w in SPLIT_PURCHASE_WORDS):
@@ -250,7 +281,8 @@ def _about_claims(ctx: Ctx) -> bool:
     q = ctx.turn.question
     if _PROSPECTIVE.search(q) and not cue(q, "comply"):
         return False
-    return cue(q, "self") or cue(q, "comply") or cue(q, "own_claim")
+    # 'EXP-2025-0005 한도 안이야?': a claim named by its number is a filed claim
+    return cue(q, "self") or cue(q, "comply") or cue(q, "own_claim") or bool(CLAIM_NO.search(q))
 
 
 def _english_name(ctx: Ctx, korean: str) -> str:
@@ -423,7 +455,13 @@ def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]], every: list[dict[str, Any]])
             f" {nights}박이면 총 {cap * nights:,}원({cap:,}원 × {nights}박)까지입니다.",
             f" For {nights} nights the total cap is {cap * nights:,} won ({cap:,} × {nights}).",
         )
-    lead += _hypothetical(ctx, cap, max(nights, 1), every)
+    if _rumoured(ctx):
+        step, said = _rumour_checked(ctx, str(hit.get("doc_no")), cap)
+        if step:
+            return step
+        lead += said
+    else:
+        lead += _hypothetical(ctx, cap, max(nights, 1), every)
     return answer(
         lead
         + ctx.t(
@@ -691,6 +729,65 @@ def _hypothetical(ctx: Ctx, cap: int, nights: int, every: list[dict[str, Any]]) 
     return text
 
 
+_RUMOUR = re.compile(
+    r"던데|다더라|다는데|라는데|\bheard\b|\brumou?r|\bis (?:that|it) true\b|\bgoing up\b"
+    r"|\bsupposedly\b|맞아\s*[?？]|사실이야|진짜야",
+    re.I,
+)
+_MINUTES_ARTICLE = "회의록 지위 사규 인용"
+"""What the regulations are searched for to find what meeting minutes count for."""
+
+
+def _rumoured(ctx: Ctx) -> bool:
+    """'서울 숙박비 15만원으로 올랐다던데 맞아?': a figure heard, not a bill to check."""
+    return ctx.ents.amount is not None and _RUMOUR.search(ctx.turn.question) is not None
+
+
+def _rumour_checked(ctx: Ctx, doc_no: str, cap: int) -> tuple[Blocks | None, str]:
+    """Whether a revision to the heard figure is pending, and what minutes count for."""
+    pending = ctx.turn.last("pending_revision")
+    if pending is None and ctx.has("pending_revision"):
+        return call(ctx, "pending_revision", {"doc_no": doc_no}), ""
+    rows = [] if pending is None or pending.failed else (pending.data or {}).get("pending") or []
+    heard = f"{ctx.ents.amount:,}"
+    if rows:
+        versions = ", ".join(
+            ctx.t(f"제{r.get('version')}차({r.get('status')})", f"version {r.get('version')} "
+                  f"({r.get('status')})")
+            for r in rows
+        )  # fmt: skip
+        said = ctx.t(
+            f" {doc_no}에는 진행 중인 개정이 있습니다: {versions}. 승인되어 시행되기 전까지는 "
+            f"{cap:,}원이 적용됩니다.",
+            f" {doc_no} has revisions in progress: {versions}. Until one is approved and in "
+            f"force, {cap:,} won applies.",
+        )
+    else:
+        said = ctx.t(
+            f" {doc_no}에 진행 중인 개정안은 없습니다: {heard}원은 승인된 규정이 아니며, 지금은 "
+            f"{cap:,}원이 적용됩니다.",
+            f" There is no pending revision of {doc_no}: {heard} won is no approved rule; "
+            f"{cap:,} won applies.",
+        )
+    if not any(w in ctx.turn.question.lower() for w in ("회의록", "minutes", "meeting")):
+        return None, said
+    searches = ctx.turn.all("search_regulations")
+    done = [c for c in searches if c.input.get("question") == _MINUTES_ARTICLE]
+    if not done:
+        return call(ctx, "search_regulations", {"question": _MINUTES_ARTICLE}), ""
+    for h in hits_of(done[0]):
+        if "회의록" in str(h.get("text")) and "인용" in str(h.get("text")):
+            citation = cite(ctx, str(h.get("doc_no")), h.get("version"), h.get("effective_from"))
+            said += ctx.t(
+                f" 회의록은 근거가 되지 않습니다: {citation} {h.get('article_no') or ''} "
+                f'"{h.get("text")}"',
+                f" Meeting minutes are no basis: {citation} {h.get('article_no') or ''} "
+                f'"{h.get("text")}"',
+            )
+            break
+    return None, said
+
+
 def _hypothetical_claim(ctx: Ctx) -> bool:
     """An amount is named and it is not about the caller's filed claims."""
     q = ctx.turn.question.lower()
@@ -701,7 +798,7 @@ def plan_expense(ctx: Ctx) -> Blocks:
     """Check the caller's lodging claims against the lodging cap (arithmetic shown)."""
     numbers = list(dict.fromkeys(CLAIM_NO.findall(ctx.turn.question)))
     lodging = any(
-        w in ctx.turn.question.lower() for w in ("숙박", "lodging", "hotel", "상한", "cap")
+        w in ctx.turn.question.lower() for w in ("숙박", "lodging", "hotel", "상한", "한도", "cap")
     )
     if numbers and not (_compliance(ctx) or lodging):
         return plan_claims(ctx)  # a claim named by its number: that claim's row

@@ -56,12 +56,14 @@ from embedded.model.evidence import (
     unnamed_nouns,
     weight,
 )
-from embedded.model.intents import cue, version_figure
+from embedded.model.intents import ASKS_CONTACT, cue, version_figure
 from embedded.model.lexicon import (
+    EN_COMMON,
     EN_TO_KO,
     LEAVE_TYPES,
     PERIOD_WORDS,
     POINTING_FILLERS,
+    STOPWORDS,
     TITLE_SUFFIXES,
     TOPIC_WORDS,
 )
@@ -70,8 +72,6 @@ if TYPE_CHECKING:
     from embedded.model.conversation import ToolCall
 
 _CONTACT_WORDS = ("연락처", "전화", "문의", "담당", "내선", "contact", "phone", "tel")
-_ASKS_CONTACT = re.compile(r"연락처|전화|문의|담당|내선|\b(?:contact|phone|tel)\b", re.I)
-"""A question asking whom to call (whole English words: 'hotel' holds no 'tel')."""
 _LINE = re.compile(r"[^\n.]+")
 _RULE_ABOUT_DATES = 3
 """Question words an article must mention to be the rule a dated question asks about."""
@@ -1286,10 +1286,10 @@ def plan_search(ctx: Ctx) -> Blocks:
         if points_back(ctx.turn.question):
             return answer(not_understood(ctx))
         return answer(not_covered(ctx, ctx.turn.question.strip()))
-    contact = _ASKS_CONTACT.search(ctx.turn.question) is not None
+    contact = ASKS_CONTACT.search(ctx.turn.question) is not None
     if contact:
         # '연말정산 문의 contact 번호': whom to call is asked, the topic is 연말정산
-        topic = [k for k in ctx.ents.keywords if not _ASKS_CONTACT.search(k)]
+        topic = [k for k in ctx.ents.keywords if not ASKS_CONTACT.search(k)]
         if topic:
             ctx = replace(ctx, ents=replace(ctx.ents, keywords=topic))
     step = first_search(ctx, f"{search_query(ctx)} 문의처 전화 담당자" if contact else None)
@@ -1356,7 +1356,9 @@ def plan_search(ctx: Ctx) -> Blocks:
     title = top.get("title")
     english = f"{title} — relevant articles of {citation}" if title else f"Articles of {citation}"
     caveat = (
-        "" if numbered else _no_amount(ctx, quoted) or _unaddressed(ctx, top, hits_of(search), words)
+        ""
+        if numbered
+        else _no_amount(ctx, quoted) or _unaddressed(ctx, top, hits_of(search), words)
     )
     if caveat:
         # A word no article found speaks of may be the subject the others swamped
@@ -1513,7 +1515,8 @@ def _unknown_english(ctx: Ctx) -> list[str]:
     lowered = ctx.turn.question.lower()
     known = {t for phrase in EN_TO_KO for t in phrase.split() if phrase in lowered}
     words = re.findall(r"[a-z]{4,}", lowered)
-    return [w for w in dict.fromkeys(words) if w not in _EN_PLAIN and w not in known][:3]
+    plain = _EN_PLAIN | EN_COMMON | STOPWORDS
+    return [w for w in dict.fromkeys(words) if w not in plain and w not in known][:3]
 
 
 def _matched(hit: dict[str, Any], words: list[str]) -> int:

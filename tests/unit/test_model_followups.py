@@ -74,6 +74,33 @@ def test_a_cap_asked_after_a_place_keeps_the_place_unless_it_names_another_topic
     assert resolve_followup("사외 교육비 한도는?", (SEOUL,)) == "사외 교육비 한도는?"
 
 
+def test_a_person_pointer_is_the_person_named_before() -> None:
+    dept = ("남은서 대리 어느부서야?", "남은서 (20220037, SAL 대리): 부서 SAL")
+    assert resolve_followup("그 사람 연락처도", (dept,)) == "남은서 연락처도"
+
+
+def test_a_date_with_no_topic_of_its_own_asks_the_question_before_then() -> None:
+    approver = ("2500만원짜리 구매 결재권자?", "본부장 결재 대상입니다. PUR-GDL-001 제2차")
+    asked = resolve_followup("2024년 초에 올렸으면 달랐어?", (approver,))
+    assert asked == "2024년 초 2500만원짜리 구매 결재권자?"
+    # a date ahead ('담달') is a date too, and names no topic ('달라져' is generic)
+    leave = ("육아휴직 연간 최대 몇일이야", "… 육아휴직은 최대 20일입니다 …")
+    assert resolve_followup("그럼 담달부터는 달라져?", (leave,)).endswith(
+        "육아휴직 연간 최대 몇일이야"
+    )
+    # a season's word is no person ('여름엔' of '2021년 여름엔')
+    remote = ("재택 주 몇회까지 가능?", "재택근무 운영지침 HR-GDL-006 제2차")
+    assert resolve_followup("2021년 여름엔?", (remote,)) == "2021년 여름 재택 주 몇회까지 가능?"
+
+
+def test_the_version_before_asks_the_same_question_as_one() -> None:
+    carry = (
+        "연차 이월 최대 몇일까지 돼?",
+        "현재 시행 중인 HR-GDL-002 제2차에 따르면 최대 6일입니다",
+    )
+    assert resolve_followup("그 전 버전은?", (carry,)) == "연차 이월 최대 몇일까지 돼 그 전 버전은?"
+
+
 def test_days_left_of_a_person_take_the_leave_type_asked_before() -> None:
     team = ("Who in my team is using childcare leave?", "… 20160015 | 윤도주 | DEV | 11 …")
     asked = resolve_followup("How many days does 윤도주 have left?", (team,))

@@ -20,6 +20,14 @@ CASES = [
     ("What is the lodging limit for a business trip to Seoul?", "expense"),
     ("How many days of childcare leave do I have left?", "remaining"),
     ("우리 부서 육아휴직 얼마나 썼어?", "usage"),
+    # a document named by number, asked what an article says (not only described)
+    ("FIN-GDL-001 숙박비 상한", "search"),
+    ("HR-GDL-010 제2조", "search"),
+    ("HR-REG-003 개정 이력", "describe"),
+    # a name holding a cue word ('남은서' holds '남은') is whom, not days left
+    ("남은서 대리 어느부서야?", "person_field"),
+    # 'what rules sit above X' asks its authority chain
+    ("what rules sit above HR-GDL-002 in the hierarchy?", "authority"),
 ]
 
 
@@ -31,3 +39,13 @@ def test_question_routes_to_intent(question: str, intent: str) -> None:
 def test_english_title_phrases_map_to_korean_title_words() -> None:
     assert extract("Which regulations derive from the HR rule?").title_words == ["인사규정"]
     assert extract("pending for the annual leave regulation?").title_words == ["연차휴가", "규정"]
+
+
+def test_entities_read_dates_and_amounts_presenters_type() -> None:
+    assert extract("25년 2월에 육아휴직 썼으면 한도 몇일이었음?").as_of == "2025-02-28"
+    assert extract("근속 25년 이상 직원").as_of is None  # years of service, no date
+    assert extract("2021년 여름 재택 몇회").as_of == "2021-08-31"
+    assert extract("who signs off on a 4.2 million purchase").amount == 4_200_000
+    # a date ahead and a weekday are when, never the topic
+    assert extract("다음주 월요일 연차 내려면 언제까지?").keywords[0] == "연차"
+    assert "부터" not in extract("그럼 담달부터는 달라져?").keywords
