@@ -298,7 +298,13 @@ def _swap_into(before: str, body: str) -> str | None:
         changed = changed.replace(old, put, 1) if old else f"{put} {changed}"
     if not found or not _names_nothing(rest):
         return None
+    if _SUPPOSING.search(body):
+        # '그럼 부산이었으면?' after a check of one's claims: supposed, not asked afresh
+        return f"{changed.rstrip('?？!. ')} {body}"
     return changed
+
+
+_SUPPOSING = re.compile(r"였으면|이었으면|였다면|이었다면|\bif it (?:had been|were|was)\b", re.I)
 
 
 def _korean(word: str) -> str:

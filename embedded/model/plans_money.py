@@ -16,6 +16,7 @@ from embedded.model.compose import (
     date_note,
     failure,
     hits_of,
+    josa,
     not_found,
     nothing_visible,
     out_of_scope,
@@ -788,6 +789,11 @@ def _rumour_checked(ctx: Ctx, doc_no: str, cap: int) -> tuple[Blocks | None, str
     return None, said
 
 
+_SUPPOSED = re.compile(
+    r"였으면|이었으면|였다면|이었다면|라면|\bif it (?:had been|were|was)\b|\bhad it been\b", re.I
+)
+
+
 def _hypothetical_claim(ctx: Ctx) -> bool:
     """An amount is named and it is not about the caller's filed claims."""
     q = ctx.turn.question.lower()
@@ -855,11 +861,26 @@ def plan_expense(ctx: Ctx) -> Blocks:
     lines: list[str] = []
     overs: list[int] = []
     most = (0, "")
+    # '그럼 부산이었으면?': the claims reckoned as if the stay had been in the place named
+    supposed, supposed_as = "", ""
+    lowered = ctx.turn.question.lower()
+    named = [ko for en, ko in EN_TO_KO.items() if ko in PLACES and re.search(rf"\b{en}\b", lowered)]
+    named += [p for p in PLACES if p in ctx.turn.question]
+    if named and _SUPPOSED.search(ctx.turn.question):
+        # only a place named supposes one ('청구였으면' is none)
+        placed = replace(ctx, ents=replace(ctx.ents, keywords=named[:1]))
+        supposed, supposed_as, _ = _region(placed, hits)
     for row in rows:
         record = dict(zip(columns, row, strict=False))
         nights = int(record.get("숙박일수") or 0) or 1
         total = int(record.get("금액") or 0)
-        cap_info = _cap_for(hits, str(record.get("지역") or ""))
+        if supposed and supposed != record.get("지역"):
+            record["지역"] = ctx.t(
+                f"{supposed_as}{josa(supposed_as, '이었다면', '였다면')} "
+                f"({record.get('지역')} 대신)",
+                f"had it been {supposed_as} (not {record.get('지역')})",
+            )
+        cap_info = _cap_for(hits, supposed or str(record.get("지역") or ""))
         if cap_info is None:
             continue
         cap, clause, hit = cap_info

@@ -173,6 +173,15 @@ def topic_label(ctx: Ctx) -> str:
     return ctx.ents.title or (named[0] if named else ctx.turn.question)
 
 
+def _asked_label(ctx: Ctx) -> str:
+    """What was asked, all of it ('연장근로 택시 교통비'), for saying it is not covered:
+    one word of it ('연장근로') is a topic other articles do speak of."""
+    if ctx.ents.title:
+        return ctx.ents.title
+    asked = [k for k in ctx.ents.keywords if k not in _GENERIC_LABELS][:3]
+    return " ".join(asked) if len(asked) > 1 else topic_label(ctx)
+
+
 _GENERIC_LABELS = frozenset("사내 회사 우리 직원 팀 부서 company our staff".split())
 
 
@@ -1323,7 +1332,7 @@ def plan_search(ctx: Ctx) -> Blocks:
         what = named if isinstance(named, str) else named.group(0) if named else ""
         return answer(nothing_visible(ctx, what or " ".join(ctx.ents.title_words)))
     if not hits:
-        return answer(honest_miss(ctx, topic_label(ctx), search))
+        return answer(honest_miss(ctx, _asked_label(ctx), search))
     if contact:
         return _contact_lines(ctx, hits)
     # The article that speaks most to the question's words picks the document; the
@@ -1402,7 +1411,7 @@ def plan_search(ctx: Ctx) -> Blocks:
         )
     ):
         # '법인차량 개인 용도': the article found speaks of the card, not the car.
-        return answer(honest_miss(ctx, topic_label(ctx), search))
+        return answer(honest_miss(ctx, _asked_label(ctx), search))
     step, conflict = conflict_note(ctx, quoted[0] if quoted else top, quoted)
     if step:
         return step
