@@ -41,6 +41,8 @@ _EN_DATE = re.compile(
 )
 _KO_YEAR = re.compile(
     r"(\d{4})\s*년(?!\s*\d{1,2}\s*월)\s*(연말|말|하반기|연초|초|상반기|중반|봄|여름|가을|겨울)?"
+    # '23년 상반기': a two-digit year only with the part of it named (not '근속 23년')
+    r"|(?<!\d)(\d{2})\s*년\s*(연말|하반기|연초|상반기|중반|봄|여름|가을|겨울|초(?!과)|말(?!\w))"
 )
 _EN_YEAR = re.compile(
     r"\b(?:(end|close|beginning|start|early|late|middle|mid|spring|summer|autumn|fall|winter)"
@@ -346,9 +348,11 @@ def _as_of(question: str) -> str | None:
     for pattern, part_group, year_group in ((_KO_YEAR, 2, 1), (_EN_YEAR, 1, 2)):
         match = pattern.search(question)
         if match:
-            part = (match.group(part_group) or "").lower()
-            month, day = _YEAR_PART.get(part, (12, 31))
-            return date(int(match.group(year_group)), month, day).isoformat()
+            year_text, part = match.group(year_group), match.group(part_group)
+            if pattern is _KO_YEAR and year_text is None:  # '23년 상반기'
+                year_text, part = str(2000 + int(match.group(3))), match.group(4)
+            month, day = _YEAR_PART.get((part or "").lower(), (12, 31))
+            return date(int(year_text), month, day).isoformat()
     return None
 
 

@@ -104,7 +104,8 @@ _ASKED_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
 )
 
 
-def _states_asked(text: str, hay: str) -> bool:
+def states_asked(text: str, hay: str) -> bool:
+    """The question asks a kind of thing ('언제까지', '얼마') that the article states."""
     lowered = text.lower()
     return any(asks.search(lowered) and states.search(hay) for asks, states in _ASKED_KINDS)
 
@@ -121,7 +122,7 @@ def strength(text: str, hit: dict[str, Any]) -> tuple[int, int]:
     met = sum(2 * sum(p in hay for p in w) >= len(w) for w in words)
     # What the question asks ('언제까지') outweighs a word it names ('서류'): the article
     # stating a deadline answers it, not the one merely about the papers.
-    met += 2 * _states_asked(text, str(hit.get("text") or ""))
+    met += 2 * states_asked(text, str(hit.get("text") or ""))
     return met, sum(p in hay for p in frozenset().union(*words))
 
 
@@ -239,6 +240,8 @@ def _absent_subject(text: str, hit: dict[str, Any], hays: list[str]) -> bool:
         for generic in _GENERIC_NOUNS:  # '지원 제도': said of every benefit, no topic
             rest = rest.replace(generic, " ")
         met = sum(all(p in hays[0] for p in w) for w in _words(rest))
+        # the kind of thing asked, stated ('한도 얼마' — '3만원 이하'), is met too
+        met += states_asked(text, str(hit.get("text") or ""))
         return met < 2
     return False
 
@@ -267,7 +270,10 @@ def answering(text: str, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
     if not scored:
         return []
     (_, met, shared_pairs), _, best = scored[0]
-    if met < min(2, count) or shared_pairs < MIN_SHARED or misses_subject(text, best, hits):
+    # An article stating the kind of thing asked ('얼마' — '3만원') needs one shared pair
+    # besides ('선물'): the figure asked for is the rest of the evidence.
+    needed = 1 if states_asked(text, str(best.get("text") or "")) else MIN_SHARED
+    if met < min(2, count) or shared_pairs < needed or misses_subject(text, best, hits):
         return []
     chosen = [best]
     texts = {_SPACES.sub("", str(best.get("text")))}

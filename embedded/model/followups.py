@@ -36,6 +36,7 @@ from embedded.model.lexicon import (
     EN_TO_KO,
     FOLLOW_UP_GENERIC,
     FOLLOW_UP_MARKERS,
+    LEAVE_ASPECTS,
     LEAVE_TYPES,
     PLACES,
     POINTING_FILLERS,
@@ -86,6 +87,12 @@ _KEEP_AFTER_DOC = {"조항": "조항", "개정안": "개정안", "article": "art
 _VERSION = re.compile(
     r"(?:제\s*)?\d{1,2}\s*차(?!\s*[가-힣]{2})|\bv\d{1,2}\b|\bversion\s+\d{1,2}\b", re.I
 )
+_ASKS_LIMIT = re.compile(r"한도|최대|며칠|몇\s*일|일수|바뀌|달라|\blimit\b|\bmaximum\b", re.I)
+_POINTER_WORDS = re.compile(r"그거|그건|그게|그걸|이거|that|it", re.I)
+_ASKS_LEFT = re.compile(r"남은|남았|잔여|\bleft\b|remaining", re.I)
+_USAGE_WORDS = re.compile(
+    r"사용\s*현황|사용일수|얼마나\s*썼어?|보여\s*줘|알려\s*줘|\busage\b|\bshow\b", re.I
+)
 _TOKEN = re.compile(r"[\w가-힣-]+")
 _SELF = re.compile(r"^나\b|\b나는?\s|제가|내가|\b(?:I|me|my)\b")
 
@@ -122,6 +129,13 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         # '그 판 부칙엔 …': the version the answer named (by the title asked, if one was)
         label = title or f"{version.group(1)} {version.group(2)}"
         return " ".join(_VERSION_POINTER.sub(f" {label} ", unmarked, count=1).split())
+    if (
+        any(c in unmarked.lower() for c in CUES["version_compare"])
+        and _names_nothing(_POINTER_WORDS.sub(" ", unmarked), of=before)
+        and not title
+    ):
+        # '그거 예전엔 몇일이었는데?' after '연차 이월 몇일까지 가능?': that question, then
+        return f"{before.rstrip('?？!. ')} {unmarked}"
     referent = title or cited
     pointed = _point_at(unmarked, referent) if referent else None
     if pointed:
@@ -146,8 +160,12 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         return f"{described} {unmarked}"
     among = _AMONG.match(unmarked)
     if among:
+        rest = unmarked[among.end() :]
+        if _ASKS_LEFT.search(rest):
+            # '그 중에 제일 많이 남은 사람' after the team's usage: days left, not days used
+            before = " ".join(_USAGE_WORDS.sub(" ", before).split())
         # '그 중 제일 큰 건은 …': the earlier question narrowed
-        return f"{before} {unmarked[among.end() :]}"
+        return f"{before} {rest}"
     body = unmarked
     swapped = _swap_into(before, body) if _short_follow_up(question, body) else None
     if swapped:
@@ -156,6 +174,14 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         # '그 뒤에 올라와 있는 초안도 있으면 알려줘': nothing named but what was asked about
         return _of_earlier(body, before, cited)
     leave = _leave_type(before)
+    if (
+        leave
+        and not _leave_type(body)
+        and _ASKS_LIMIT.search(body)
+        and all(w in LEAVE_ASPECTS or w in FOLLOW_UP_GENERIC for w in extract(body).keywords)
+    ):
+        # '12월 23일 이후에는 한도가 어떻게 바뀌어요?' after one's childcare days: its limit
+        return f"{_korean(leave) if extract(body).lang == 'ko' else leave} {body}"
     if leave and not _leave_type(body) and _ASKS_DAYS.search(body) and _asks_of_someone(body):
         # 'How many days does 윤도주 have left?' after a childcare question: childcare days
         return f"{_korean(leave) if extract(body).lang == 'ko' else leave} {body}"

@@ -18,6 +18,7 @@ from embedded.model.lexicon import (
     LEAVE_ASPECTS,
     LEAVE_TYPES,
     OVER_WORDS,
+    RANKS,
     SPLIT_PURCHASE_WORDS,
     TOPIC_WORDS,
 )
@@ -46,7 +47,10 @@ _CUE_PATTERNS = {name: _cue_pattern(words) for name, words in CUES.items()}
 def _without_names(question: str) -> str:
     """The question with the people it names taken out ('남은서' holds no '남은')."""
     for name in named_people(question):
-        question = question.replace(name, " ")
+        # only a name with a title or honorific is surely one ('남은서 대리'); '예전엔'
+        # may read as a name and is a cue word with its particle
+        if re.search(rf"{re.escape(name)}\s*(?:씨|님|{'|'.join(RANKS)}|팀장|본부장)", question):
+            question = question.replace(name, " ")
     return question
 
 
@@ -85,6 +89,9 @@ def _names_days(q: str) -> bool:
 _FIGURE_VERSION = re.compile(
     r"(\d{1,3})\s?일\s?짜리\s?(?:판|버전|규정|개정판)|\bthe\s(\d{1,3})[\s-]days?\sversion\b", re.I
 )
+
+
+_DAYS_FIGURE = re.compile(r"\d{1,3}\s*(?:-\s*day\b|일(?:짜리|로|이)?(?=\s|$|[?？]))", re.I)
 
 
 def version_figure(question: str) -> str | None:
@@ -632,6 +639,14 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("expense", lambda q, e: cue(q, "expense") and _claims_over(q)),
     # 'DEV 연차 사용일수 합계 얼마야? HR 팀이랑 비교하면?': leave records per department
     ("usage", lambda q, e: asks_per_department(q) and _names_leave(q) and cue(q, "usage")),
+    # '육아휴직 25일로 바뀐 거 시행됐어?', 'is the 30-day childcare leave in effect yet?': a
+    # figure not yet in force, asked after
+    (
+        "pending_status",
+        lambda q, e: (
+            cue(q, "took_effect") and _DAYS_FIGURE.search(q) is not None and not version_figure(q)
+        ),
+    ),
     ("describe", lambda q, e: _compares_document(q, e)),
     ("search", lambda q, e: _compares_rule(q, e)),
     # 'version history랑 draft 상태': the history (drafts included) describes the document.
@@ -885,6 +900,13 @@ REGISTRY: tuple[Intent, ...] = (
         "leave used, per person, with extremes; sums, averages, head counts, who over a group",
     ),
     Intent(
+        "pending_status",
+        ("pending_status", "pending_any", "took_effect", "drafter"),
+        ("doc_nos", "title_words", "keywords"),
+        ("search_regulations", "pending_revision"),
+        "a document's revisions in flight and whether they apply",
+    ),
+    Intent(
         "describe",
         ("describe_title",),
         ("doc_nos", "title_words"),
@@ -897,13 +919,6 @@ REGISTRY: tuple[Intent, ...] = (
         ("keywords", "title_words", "version", "as_of"),
         ("search_regulations", "describe_regulation"),
         "when a rule (or version N) took effect, printed date disclosed",
-    ),
-    Intent(
-        "pending_status",
-        ("pending_status", "pending_any", "took_effect", "drafter"),
-        ("doc_nos", "title_words", "keywords"),
-        ("search_regulations", "pending_revision"),
-        "a document's revisions in flight and whether they apply",
     ),
     Intent(
         "in_force_version",

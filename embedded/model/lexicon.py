@@ -73,6 +73,8 @@ EN_TO_KO: dict[str, str] = {
     "compensation": "보수",
     "working hours": "근로시간",
     "overtime": "연장근로",
+    "work week": "근로시간",
+    "standard hours": "근로시간",
     "delegation": "위임전결",
     "ethics": "윤리",
     "physical security": "물리보안",
@@ -268,6 +270,26 @@ STOPWORDS: frozenset[str] = frozenset(
         # posted, filed ('올라와 있는 초안'): how a draft stands, no topic
         "올라",
         "올라와",
+        # '뭐가 바뀌는데': what is asked, no topic
+        "뭐가",
+        "뭔데",
+        # '30일 된다는 말도 있던데': hearsay, no topic
+        "말도",
+        "말이",
+        "얘기도",
+        "얘기가",
+        "소문",
+        # receiving, having to ('선물 받는거', '들어가야돼', '해야됨'): verbs, no topic
+        "받는거",
+        "받는",
+        "받을",
+        "받은",
+        "받아도",
+        "들어가야",
+        "들어가야돼",
+        "해야됨",
+        "해야돼",
+        "해야함",
         "올라온",
         "올라간",
         "있는",
@@ -575,6 +597,13 @@ KO_PHRASES: dict[str, str] = {
     "외부 교육": "사외 교육",
     "외부교육": "사외 교육",
     "밖에서 듣는 교육": "사외 교육",
+    # '넘은 돈은 누가 부담해?': what the rules call the amount over the cap
+    "넘은 돈": "초과 금액",
+    "넘는 돈": "초과 금액",
+    "넘은 금액": "초과 금액",
+    "넘는 금액": "초과 금액",
+    "초과한 돈": "초과 금액",
+    "초과분": "초과 금액",
 }
 
 # Casual or alternative words → the word the regulations and HR views use.
@@ -586,6 +615,10 @@ ALIASES: dict[str, str] = {
     "채워야할": "이수",
     "채우는": "이수",
     "교육시간": "교육",
+    # a typo presenters make, and what the rules call interviewers
+    "재텍": "재택근무",
+    "재텍근무": "재택근무",
+    "면접관": "면접위원",
     "출근시간": "출근",  # the rules say '출근 시각'
     "퇴근시간": "퇴근",
     "육휴": "육아휴직",
@@ -848,7 +881,10 @@ CUES: dict[str, tuple[str, ...]] = {
         "a few years ago",
         "was it different",
         "were they different",
-        "used to",
+        "used to get",
+        "used to have",
+        "used to allow",
+        "used to give",
     ),
     "describe_title": (
         "어떤 규정",
@@ -918,6 +954,8 @@ CUES: dict[str, tuple[str, ...]] = {
         "taken effect",
         "take effect yet",
         "in force yet",
+        "in effect yet",
+        "effective yet",
         "approved yet",
         "승인됐",
         "승인되었",
@@ -1313,6 +1351,13 @@ BEYOND_THE_TOOLS: tuple[str, ...] = (
     r"(?:줘|주세요|줄래|주라|줄 수)",
     r"(?:메일|이메일|문자|메시지)\s*(?:좀\s*)?보내",
     r"\b(?:apply|submit|book|file|send|register)\b.{0,40}\bfor me\b",
+    r"\bcan you (?:book|reserve|schedule|order|send|email|call|write)\b",
+    r"\b(?:write|compose) (?:me )?(?:a|an)\b.{0,30}\b(?:poem|song|story|joke|essay)\b",
+    r"\b(?:any tips|give me tips|cheer me up)\b",
+    r"\bbook\s*(?:해|해줘|해 줘|좀)|(?:예약|잡아)\s*(?:좀\s*)?(?:해\s*)?(?:줘|주세요|줄래)",
+    r"(?:시|노래|농담)\s*(?:하나\s*)?(?:써|지어|해)\s*(?:줘|주세요|줄래)",
+    r"기분.{0,12}(?:어떻게|어케)\s*해야",
+    r"(?:영화|movie|음악|노래|책|맛집|드라마).{0,12}추천|추천.{0,8}(?:영화|movie|노래)",
 )  # fmt: skip
 
 # ── Roster vocabulary (plans_roster) ─────────────────────────────────────────
@@ -1375,7 +1420,9 @@ FOLLOW_UP_GENERIC: frozenset[str] = frozenset(
     "언제 언제부터 이유 내용 원문 전문 요약 역사 이력 변경 변경사항 버전들 초안 draft drafts "
     "밑에 아래 딸린 지침들 문서들 규정들 하위 달라져 달라지나 달라지면 바뀌어 바뀌나 바뀌면 지나면 "
     "version versions before previous earlier prior basis article source history change "
-    "changes parent child effective date when 적용 적용돼 적용되나 적용되는 다음 그다음 next "
+    "changes parent child effective date when 쪽 쪽도 쪽은 보여줘 알려줘 몇일이었는데 "
+    "며칠이었는데 얼마였는데 "
+    "이후 이전에 후에 적용 적용돼 적용되나 적용되는 다음 그다음 next "
     "apply applies".split()
 )
 # What a leave rule says about the leave ('그리고 안쓴거 이월 됨?' asks it of the leave

@@ -165,6 +165,12 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
                 )
                 lead = summed_parts + lead[:1].upper() + lead[1:]
                 lead += _summed_rule(ctx, hits_of(search))
+                if _RUMOUR.search(ctx.turn.question) and who:
+                    # '천만원 이상은 대표이사 결재로 바꾼다던데 맞음?': what was heard, checked
+                    step, said = _rumour_checked(ctx, str(hit.get("doc_no")), (who, who))
+                    if step:
+                        return step
+                    lead += said.strip() + " "
                 return answer(
                     lead
                     + ctx.t(
@@ -457,7 +463,7 @@ def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]], every: list[dict[str, Any]])
             f" For {nights} nights the total cap is {cap * nights:,} won ({cap:,} × {nights}).",
         )
     if _rumoured(ctx):
-        step, said = _rumour_checked(ctx, str(hit.get("doc_no")), cap)
+        step, said = _rumour_checked(ctx, str(hit.get("doc_no")), (f"{cap:,}원", f"{cap:,} won"))
         if step:
             return step
         lead += said
@@ -744,7 +750,7 @@ def _rumoured(ctx: Ctx) -> bool:
     return ctx.ents.amount is not None and _RUMOUR.search(ctx.turn.question) is not None
 
 
-def _rumour_checked(ctx: Ctx, doc_no: str, cap: int) -> tuple[Blocks | None, str]:
+def _rumour_checked(ctx: Ctx, doc_no: str, now: tuple[str, str]) -> tuple[Blocks | None, str]:
     """Whether a revision to the heard figure is pending, and what minutes count for."""
     pending = ctx.turn.last("pending_revision")
     if pending is None and ctx.has("pending_revision"):
@@ -759,18 +765,20 @@ def _rumour_checked(ctx: Ctx, doc_no: str, cap: int) -> tuple[Blocks | None, str
         )  # fmt: skip
         said = ctx.t(
             f" {doc_no}에는 진행 중인 개정이 있습니다: {versions}. 승인되어 시행되기 전까지는 "
-            f"{cap:,}원이 적용됩니다.",
+            f"{now[0]}{josa(now[0], '이', '가')} 적용됩니다.",
             f" {doc_no} has revisions in progress: {versions}. Until one is approved and in "
-            f"force, {cap:,} won applies.",
+            f"force, {now[1]} applies.",
         )
     else:
         said = ctx.t(
-            f" {doc_no}에 진행 중인 개정안은 없습니다: {heard}원은 승인된 규정이 아니며, 지금은 "
-            f"{cap:,}원이 적용됩니다.",
-            f" There is no pending revision of {doc_no}: {heard} won is no approved rule; "
-            f"{cap:,} won applies.",
+            f" {doc_no}에 진행 중인 개정안은 없습니다: 들은 내용({heard}원)은 승인된 규정이 "
+            f"아니며, 지금은 {now[0]}{josa(now[0], '이', '가')} 적용됩니다.",
+            f" There is no pending revision of {doc_no}: what was heard ({heard} won) is no "
+            f"approved rule; {now[1]} applies.",
         )
-    if not any(w in ctx.turn.question.lower() for w in ("회의록", "minutes", "meeting")):
+    if not any(
+        w in ctx.turn.question.lower() for w in ("회의", "위원회", "협의회", "minutes", "meeting")
+    ):
         return None, said
     searches = ctx.turn.all("search_regulations")
     done = [c for c in searches if c.input.get("question") == _MINUTES_ARTICLE]
@@ -817,7 +825,7 @@ def plan_expense(ctx: Ctx) -> Blocks:
         emp_nos = [p.emp_no for p in people or [] if re.fullmatch(r"[0-9]{8}", p.emp_no)]
         if emp_nos and not _compliance(ctx):
             return plan_claims(ctx, emp_nos)
-    if _lists_claims(ctx):
+    if _lists_claims(ctx) and not _rumoured(ctx):
         return plan_claims(ctx)
     extra = f" {scope_qualifier(ctx)} 출장 적용" if scope_qualifier(ctx) else ""
     extra += " 초과 금액 본인 부담" if _hypothetical_claim(ctx) else ""
@@ -831,7 +839,8 @@ def plan_expense(ctx: Ctx) -> Blocks:
         for h in hits_of(search)
         if "숙박" in str(h.get("text")) and amounts_in(str(h.get("text")))
     ]
-    if not _about_claims(ctx) or _hypothetical_claim(ctx):
+    if not _about_claims(ctx) or _hypothetical_claim(ctx) or _rumoured(ctx):
+        # ('15만원으로 올린다던데 그 기준으로 청구해도 돼?': the heard figure, not the claims)
         return _rule_cap(ctx, hits, hits_of(search))
     result = records_call(ctx)
     if result is None:

@@ -52,6 +52,7 @@ from embedded.model.evidence import (
     points_back,
     says_where,
     states_a_rule,
+    states_asked,
     strength,
     unnamed_nouns,
     weight,
@@ -181,6 +182,13 @@ def _asked_label(ctx: Ctx) -> str:
     asked = [k for k in ctx.ents.keywords if k not in _GENERIC_LABELS][:3]
     return " ".join(asked) if len(asked) > 1 else topic_label(ctx)
 
+
+# Words every benefit or procedure article says: meeting only these, an article is no
+# answer to a question whose subject it never names.
+_GENERIC_MET = frozenset(
+    "지원 지급 회사 직원 규정 기준 관련 제도 사용 신청 승인 비용 금액 계산 방법 처리 절차 "
+    "사내".split()
+)
 
 _GENERIC_LABELS = frozenset("사내 회사 우리 직원 팀 부서 company our staff".split())
 
@@ -855,6 +863,23 @@ def approved_not_yet(ctx: Ctx, doc_no: str, version: Any) -> dict[str, Any] | No
     return None
 
 
+def _drafts_note(ctx: Ctx, doc_no: str) -> str:
+    """' 제5차 개정안(DRAFT)은 승인되지 않아 효력이 없습니다 (…)': what is only proposed."""
+    pending = ctx.turn.last("pending_revision")
+    rows = [] if pending is None or pending.failed else (pending.data or {}).get("pending") or []
+    notes = [
+        ctx.t(
+            f" 제{r.get('version')}차 개정안({r.get('status')})은 승인되지 않아 효력이 없습니다"
+            + (f" ({r.get('summary')})." if r.get("summary") else "."),
+            f" Version {r.get('version')} ({r.get('status')}) is not approved and has no effect"
+            + (f" ({r.get('summary')})." if r.get("summary") else "."),
+        )
+        for r in rows
+        if r.get("status") != "APPROVED" and r.get("문서번호", r.get("doc_no", doc_no)) == doc_no
+    ]
+    return "".join(notes)
+
+
 def _dated_days(ctx: Ctx, top: dict[str, Any], days: int, citation: str, when: str) -> Blocks:
     """The figure on an asked date: in force then, or — a future date — approved to apply then."""
     doc_no = str(top.get("doc_no"))
@@ -873,6 +898,7 @@ def _dated_days(ctx: Ctx, top: dict[str, Any], days: int, citation: str, when: s
                 f"{coming.get('effective_from')}, granting {days} days from that day; until then "
                 "the version in force today applies.",
             )
+            + _drafts_note(ctx, doc_no)
         )
     texts = " ".join(str(h.get("text")) for h in doc_hits(topic_hits(ctx), doc_no))
     quoted = days_sentence(texts, days)
@@ -1378,7 +1404,7 @@ def plan_search(ctx: Ctx) -> Blocks:
         every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
         absent = unnamed_nouns([w for w in words if w not in ctx.ents.derived], every)
         against = quoted[0] if quoted else top
-        met = [w for w in words if _matched(against, [w])]
+        met = [w for w in words if _matched(against, [w]) and w not in _GENERIC_MET]
         if (
             ctx.ko
             and absent
@@ -1389,6 +1415,12 @@ def plan_search(ctx: Ctx) -> Blocks:
             # '사무실 흡연구역 관련 규정': the office rules are found, but no article found
             # speaks of smoking areas at all; quoting them would answer something else.
             return answer(honest_miss(ctx, absent[0], search))
+        unheard = [w for w in words if not any(_matched(h, [w]) for h in every)]
+        unheard += _unknown_english(ctx)
+        if unheard and not met and not ctx.ents.title_words:
+            # 'does the company pay for parking?': the article found meets no word asked
+            # but a general one ('지급'); the subject is in no article at all
+            return answer(honest_miss(ctx, unheard[0], search))
     # The article the topic words found, checked against the question as written: an
     # article sharing more of it answers instead (the words may have missed its point).
     # (an article named by number is the one asked for: no other replaces it)
@@ -1499,6 +1531,7 @@ def _restricted_note(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
 
 
 _EN_PLAIN = frozenset(
+    "standard normal usual hours hour week weeks weekly daily monthly yearly month months "
     "expense expenses much many days need does have would about there their company please "
     "tell know want like this that with from what when which where should could take make "
     "allowed allow rule rules policy policies regulation regulations guideline guidelines "
@@ -1554,17 +1587,27 @@ _AMOUNT_STATED = re.compile(
 )
 
 
+_QUANTITY_STATED = re.compile(r"\d+\s*(?:시간|일|회|개월|주|년|명|퍼센트|%)")
+
+
 def _no_amount(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
     """An amount asked for ('경조금 얼마 나와?') that no quoted article states: said first."""
-    lowered = ctx.turn.question.lower()
+    lowered = ctx.turn.question.lower().replace("초과 금액", " ")  # the excess is no sum asked
     if not any(w in lowered for w in _AMOUNT_ASKED):
         return ""
     if any(_AMOUNT_STATED.search(str(h.get("text"))) for h in quoted):
         return ""
+    if any(_QUANTITY_STATED.search(str(h.get("text"))) for h in quoted) and not re.search(
+        r"얼마|금액|\bcost\b|\bwon\b|\bpay\b|\bmoney\b", lowered
+    ):
+        return ""  # 'how much OT per week': hours asked, and stated ('1주 12시간')
     return ctx.t(
         "규정에 금액이 적혀 있지 않아 얼마인지는 찾을 수 없습니다. ",
         "The regulations found state no amount for this, so I cannot find a figure. ",
     )
+
+
+_ASKED_KIND_WORDS = frozenset("한도 상한 금액 기한 마감 기간 limit cap amount deadline".split())
 
 
 def _unaddressed(
@@ -1579,11 +1622,14 @@ def _unaddressed(
     unknown = _unknown_english(ctx)
     if len(words) + len(unknown) < 2 or _matched(top, words) > 1:
         return ""
+    # '한도 얼마에요?' answered by '3만원 이하': the amount asked for is stated
+    stated = states_asked(ctx.turn.question, str(top.get("text") or ""))
     missing = [
         w
         for w in words
         if w not in ctx.ents.derived
         and w not in PERIOD_WORDS
+        and not (stated and w in _ASKED_KIND_WORDS)
         and not any(_matched(h, [w]) for h in every)
     ]
     missing += unknown

@@ -101,6 +101,18 @@ def test_the_version_before_asks_the_same_question_as_one() -> None:
     assert resolve_followup("그 전 버전은?", (carry,)) == "연차 이월 최대 몇일까지 돼 그 전 버전은?"
 
 
+def test_among_those_asking_days_left_drops_the_usage_words() -> None:
+    usage = ("우리 팀 육아휴직 사용 현황 보여줘", "육아휴직 사용 현황입니다 …")
+    asked = resolve_followup("그 중에 제일 많이 남은 사람 누구야?", (usage,))
+    assert asked == "우리 팀 육아휴직 제일 많이 남은 사람 누구야?"
+
+
+def test_the_earlier_question_then_for_a_pointer_and_a_then_word() -> None:
+    carry = ("연차 이월 몇일까지 가능?", "현재 시행 중인 HR-GDL-002 제2차 … 6일입니다")
+    asked = resolve_followup("그거 예전엔 몇일이었는데?", (carry,))
+    assert "연차 이월 몇일까지 가능" in asked and "예전엔" in asked
+
+
 def test_days_left_of_a_person_take_the_leave_type_asked_before() -> None:
     team = ("Who in my team is using childcare leave?", "… 20160015 | 윤도주 | DEV | 11 …")
     asked = resolve_followup("How many days does 윤도주 have left?", (team,))
