@@ -337,7 +337,14 @@ def article_score(hit: dict[str, Any], words: list[str]) -> int:
     heading = str(hit.get("article_title") or "")
     hay = _hay(hit)
     own = {squash(w) for w in heading.split()}
-    return sum(_word_in(w, hay) + (squash(w) in own) for w in words)
+    whole = squash(heading)
+
+    def heads(word: str) -> bool:
+        # '금품수수' heads '제3조 금품 수수' though the heading spaces it
+        key = squash(word)
+        return key in own or (len(key) >= 4 and key in whole)
+
+    return sum(_word_in(w, hay) + heads(w) for w in words)
 
 
 def article_matches(hit: dict[str, Any], words: list[str]) -> int:

@@ -88,7 +88,8 @@ def searched_article(
     return None, next(found, None)
 
 
-def _tier(ctx: Ctx, doc_no: str) -> int | None:
+def tier_of(ctx: Ctx, doc_no: str) -> int | None:
+    """The document's tier, from this turn's description of it (None if not described)."""
     for c in ctx.turn.all("describe_regulation"):
         if c.input.get("doc_no") == doc_no and not c.failed and c.data:
             tier = (c.data.get("regulation") or {}).get("tier")
@@ -159,7 +160,7 @@ def conflict_note(
     for doc_no in docs:
         if not any(c.input.get("doc_no") == doc_no for c in ctx.turn.all("describe_regulation")):
             return call(ctx, "describe_regulation", {"doc_no": doc_no}), ""
-    tiers = {d: _tier(ctx, d) for d in docs}
+    tiers = {d: tier_of(ctx, d) for d in docs}
     if len({t for t in tiers.values() if t is not None}) == 1:
         # Alike in rank: the heading searched once, for a document above them.
         heading = str(top.get("article_title") or "")
@@ -174,7 +175,7 @@ def conflict_note(
                 c.input.get("doc_no") == doc_no for c in ctx.turn.all("describe_regulation")
             ):
                 return call(ctx, "describe_regulation", {"doc_no": doc_no}), ""
-            tiers[doc_no] = _tier(ctx, doc_no)
+            tiers[doc_no] = tier_of(ctx, doc_no)
             sides.append(hit)
             docs.append(doc_no)
     step, rule = searched_article(ctx, ORDER_QUERY, ("상위", "충돌"))

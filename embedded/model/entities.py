@@ -654,7 +654,9 @@ def _quoted_date(text: str) -> bool:
     2025-01-01'), not the date the question asks about."""
     phrase = date_phrase(text)
     if not phrase:
-        return False
+        # '부칙엔 1월1일로 돼있던데': a day of a month the text prints, no year
+        day = re.search(r"\d{1,2}\s*월\s*\d{1,2}\s*일", text)
+        return bool(day and _QUOTED_AFTER.match(text[day.end() :]))
     at = text.find(phrase) + len(phrase)
     tail = text[at:]
     for unit in ("일", "월"):  # '2025년 1월 1일' ends the phrase at '1월'; the day follows

@@ -69,7 +69,8 @@ _PERSON_POINTER = re.compile(
 )
 _RECORD_POINTER = re.compile(
     r"^(?:그거|그건|그게|그걸|이거|이건|그\s*건|그\s*발주|그\s*청구|해당\s*건)(?=[은는이가을를의도\s?]|$)"
-    r"|\b(?:that one|that order|that claim|it)\b(?=\s*\?|$)",
+    r"|\b(?:that one|that order|that claim|it)\b(?=\s*\?|$)"
+    r"|\b(?:each of them|all of them|each of those|those orders|those claims|them)\b",
     re.I,
 )
 _AMONG = re.compile(
@@ -88,6 +89,7 @@ _VERSION = re.compile(
     r"(?:제\s*)?\d{1,2}\s*차(?!\s*[가-힣]{2})|\bv\d{1,2}\b|\bversion\s+\d{1,2}\b", re.I
 )
 _ASKS_LIMIT = re.compile(r"한도|최대|며칠|몇\s*일|일수|바뀌|달라|\blimit\b|\bmaximum\b", re.I)
+_THEN_WORDS = re.compile(r"예전엔|예전에는|예전|이전엔|이전에는|전엔|before|previously", re.I)
 _POINTER_WORDS = re.compile(r"그거|그건|그게|그걸|이거|that|it", re.I)
 _ASKS_LEFT = re.compile(r"남은|남았|잔여|\bleft\b|remaining", re.I)
 _USAGE_WORDS = re.compile(
@@ -131,7 +133,7 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         return " ".join(_VERSION_POINTER.sub(f" {label} ", unmarked, count=1).split())
     if (
         any(c in unmarked.lower() for c in CUES["version_compare"])
-        and _names_nothing(_POINTER_WORDS.sub(" ", unmarked), of=before)
+        and _names_nothing(_THEN_WORDS.sub(" ", _POINTER_WORDS.sub(" ", unmarked)), of=before)
         and not title
     ):
         # '그거 예전엔 몇일이었는데?' after '연차 이월 몇일까지 가능?': that question, then
@@ -154,6 +156,9 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         # '그거 금액 합치면 얼마야?' after the pending claims were counted: those claims
         rest = " ".join(_RECORD_POINTER.sub(" ", unmarked, count=1).split())
         return f"{before.rstrip('?？!. ')} {rest}"  # one question, not two parts
+    if pointer and cited and not records and _RECORD_POINTER.match(unmarked):
+        # '그거 누가 결재해?' after the childcare application rule: of that rule
+        return " ".join(_RECORD_POINTER.sub(f" {cited} ", unmarked, count=1).split())
     described = _record_described(unmarked, said)
     if described:
         # 'the transport one - approved yet?': the one listed record the words describe
@@ -202,6 +207,31 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
 
 
 def _of_earlier(body: str, before: str, cited: str | None) -> str:
+    leave = _leave_type(before)
+    if _ASKS_LEFT.search(body) and leave:
+        # '그럼 남은건?' after '내 연차 몇개 썼어?': the days left of the same leave
+        if _leave_type(body):
+            return body
+        own = _SELF.search(before) or re.search(r"(?:^|\s)내\s", before)
+        mine = "내 " if own and not _SELF.search(body) else ""
+        return f"{mine}{leave} {body}"
+    if _ABOVE.search(body):
+        # '그 위는?' after an authority question: the chain, which goes up to the top
+        return before
+    if _CONDITION.search(body):
+        # '그날이 공휴일이면요?' after the payday: the same question, on that condition
+        return " ".join(f"{before.rstrip('?？!. ')} {body}".split())
+    return _of_earlier_asked(body, before, cited)
+
+
+_CONDITION = re.compile(r"(?:이면|으면|라면|다면)(?:요)?\s*[?？]?\s*$|^(?:what )?if\b", re.I)
+_USED = re.compile(
+    r"몇\s*(?:개|일|번)|얼마나|썼어|썼는지|썼지|사용했어?|사용일수|\bused\b|how many", re.I
+)
+_ABOVE = re.compile(r"(?:^|\s)(?:그\s*)?위(?:는|에는|에)?\s*[?？]?$|\babove (?:that|it)\b", re.I)
+
+
+def _of_earlier_asked(body: str, before: str, cited: str | None) -> str:
     if cited and not any(c in body.lower() for c in CUES["version_compare"]):
         return f"{cited} {body}"  # '상위 문서는?': of the document just cited
     # 'and the version before?': the same question, then (one question, not two parts)
@@ -322,8 +352,8 @@ def _swap_into(before: str, body: str) -> str | None:
         old = finder(changed)
         put = new if english else _korean(new)
         changed = changed.replace(old, put, 1) if old else f"{put} {changed}"
-    if not found or not _names_nothing(rest):
-        return None
+    if not found or not _names_nothing(rest) or changed == before:
+        return None  # (nothing swapped: '연차 남은건?' after a 연차 question asks anew)
     if _SUPPOSING.search(body):
         # '그럼 부산이었으면?' after a check of one's claims: supposed, not asked afresh
         return f"{changed.rstrip('?？!. ')} {body}"
@@ -387,6 +417,14 @@ def _date(text: str) -> str:
     """A date as written: '2023년 초', '작년', or a day of a month ('이번 달 22일')."""
     phrase = date_phrase(text)
     if phrase:
+        # 'before march 2024', '2024년 3월 전에는': the day before, kept with its date
+        at = text.find(phrase)
+        ahead = re.search(r"\bbefore\s+(?:the\s+)?$", text[:at], re.I)
+        behind = re.match(r"\s*(?:이전|전에|전엔|전까지|전)", text[at + len(phrase) :])
+        if ahead:
+            return text[ahead.start() : at + len(phrase)]
+        if behind:
+            return text[at : at + len(phrase) + behind.end()]
         return phrase
     match = _DAY.search(text)
     return match.group(0) if match else ""

@@ -193,6 +193,8 @@ def _pending_anywhere(q: str, e: Entities) -> bool:
         return False
     if _records(q):
         return False  # pending claims or orders are records, not revisions
+    if cue(q, "version_compare") and e.keywords:
+        return False  # 'what was it before the revision?': a rule then, not revisions
     if _asks_process(q):
         return False  # 'how is a duplicate revision request handled?': the rule on requests
     if cue(q, "pending_list"):
@@ -218,7 +220,8 @@ def expenses_by_status(q: str) -> bool:
 def _claim_record(q: str) -> bool:
     """A filed claim asked about: its amount, status or whose it is (not the claim rule)."""
     lowered = q.lower()
-    if not any(w in lowered for w in ("청구", "claim")) and not expenses_by_status(q):
+    filed = re.search(r"\bexpenses? (?:i|we) (?:filed|submitted|claimed)\b|\bi filed\b", lowered)
+    if not any(w in lowered for w in ("청구", "claim")) and not expenses_by_status(q) and not filed:
         return False
 
     if any(w in lowered for w in ("규정", "절차", "방법", "기한", "how do", "how to", "rule")):
@@ -545,6 +548,12 @@ def _compares_rule(q: str, e: Entities) -> bool:
     return _compares(q) and bool(e.doc_nos or e.title_words or e.keywords)
 
 
+BENEFIT_ASKED = re.compile(
+    r"\breimburs|\bphone bills?\b|\bbills?\b.{0,20}\b(?:pay|cover)|요금|통신비"
+    r"|지원\s*(?:돼|되|해|받)",
+    re.I,
+)
+"""A benefit asked about ('휴대폰 요금 지원돼?'): a phone word in it is no one to call."""
 _ARTICLE_ASKED = re.compile(r"제\s*\d{1,3}\s*조|\barticle\s+\d{1,3}\b", re.I)
 # Words that ask about a document as a whole, not about what one of its articles says.
 _WHOLE_DOCUMENT = frozenset(
@@ -580,6 +589,9 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
             cue(q, "revision_request") and not _asks_process(q) and not _asks_about_requests(q)
         ),
     ),
+    # 'Does the company reimburse mobile phone bills?', '휴대폰 요금 지원돼?': a benefit
+    # asked, not anyone's phone number
+    ("search", lambda q, e: BENEFIT_ASKED.search(q) is not None and not named_people(q)),
     # '영업팀 명단이랑 직급', 'who on my team joined after 2022', '허은빈 입사일이랑 연락처':
     # a list or filter of employees (or several fields), no rule to state (people.py).
     # 'Our team needs a 10,000,000 KRW server upgrade. Who has to sign off?': a purchase's

@@ -832,6 +832,11 @@ CUES: dict[str, tuple[str, ...]] = {
     # Describing a document named by title: what it is, its versions, what changed.
     # Another version set beside this one ('1판이랑 지금 판', 'what changed between').
     "version_compare": (
+        "개정 전",
+        "개정전",
+        "before the revision",
+        "previous version",
+        "prior version",
         "비교",
         "달라졌",
         "바뀌었",
@@ -1156,6 +1161,9 @@ CUES: dict[str, tuple[str, ...]] = {
         "will be left",
     ),
     "usage": (
+        "who took",
+        "who has taken",
+        "who's taken",
         "썼어",
         "썼지",
         "썼는지",
@@ -1286,6 +1294,7 @@ EN_COMMON: frozenset[str] = frozenset(
     "first second third fourth fifth seven eight never always often maybe really quite "
     "thing things something anything nothing everything someone anyone everyone people "
     "whose whether either neither because though although unless whats thats theres "
+    "stock stocks shares "
     "heres wheres hello thanks thank please sorry great little large small short "
     "whole later early today tomorrow yesterday tonight morning evening night world "
     "place point group number order state start might shall going having taking making "
@@ -1354,6 +1363,7 @@ BEYOND_THE_TOOLS: tuple[str, ...] = (
     r"\bcan you (?:book|reserve|schedule|order|send|email|call|write)\b",
     r"\b(?:write|compose) (?:me )?(?:a|an)\b.{0,30}\b(?:poem|song|story|joke|essay)\b",
     r"\b(?:any tips|give me tips|cheer me up)\b",
+    r"\btell me (?:a|another) (?:joke|story|riddle)\b",
     r"\bbook\s*(?:해|해줘|해 줘|좀)|(?:예약|잡아)\s*(?:좀\s*)?(?:해\s*)?(?:줘|주세요|줄래)",
     r"(?:시|노래|농담)\s*(?:하나\s*)?(?:써|지어|해)\s*(?:줘|주세요|줄래)",
     r"기분.{0,12}(?:어떻게|어케)\s*해야",
@@ -1423,7 +1433,8 @@ FOLLOW_UP_GENERIC: frozenset[str] = frozenset(
     "changes parent child effective date when 쪽 쪽도 쪽은 보여줘 알려줘 몇일이었는데 "
     "며칠이었는데 얼마였는데 "
     "이후 이전에 후에 적용 적용돼 적용되나 적용되는 다음 그다음 next "
-    "apply applies".split()
+    "apply applies 바뀐다며 바뀐다던데 바뀐대 바뀐다고 달라진다며 개정 전엔 개정전엔 전엔 "
+    "남은건 남은거 남은 잔여 위는 위에는 그위는".split()
 )
 # What a leave rule says about the leave ('그리고 안쓴거 이월 됨?' asks it of the leave
 # named before): a part naming only these and no leave of its own borrows that leave.

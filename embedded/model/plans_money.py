@@ -499,7 +499,8 @@ def _lists_claims(ctx: Ctx) -> bool:
     q = ctx.turn.question.lower()
     if expenses_by_status(q) and not _compliance(ctx):
         return True
-    if not (cue(q, "own_claim") and ("청구" in q or "claim" in q)):
+    filed = re.search(r"\bexpenses? (?:i|we) (?:filed|submitted|claimed)\b|\bi filed\b", q)
+    if not (cue(q, "own_claim") and ("청구" in q or "claim" in q)) and not filed:
         return False
     if any(w in q for w in _CLAIM_FIELDS) and not _compliance(ctx):
         return True

@@ -41,7 +41,7 @@ from embedded.model.compose import (
     titled,
     with_titles,
 )
-from embedded.model.conflicts import conflict_note, searched_article
+from embedded.model.conflicts import conflict_note, searched_article, tier_of
 from embedded.model.entities import resolve_relative
 from embedded.model.evidence import (
     MIN_SHARED,
@@ -57,7 +57,7 @@ from embedded.model.evidence import (
     unnamed_nouns,
     weight,
 )
-from embedded.model.intents import ASKS_CONTACT, cue, version_figure
+from embedded.model.intents import ASKS_CONTACT, BENEFIT_ASKED, cue, version_figure
 from embedded.model.lexicon import (
     EN_COMMON,
     EN_TO_KO,
@@ -81,10 +81,16 @@ _RULE_ABOUT_DATES = 3
 def search_query(ctx: Ctx) -> str:
     """Return the words to search for: the title, else the topic words, else the question."""
     if ctx.ents.title_words:
-        # The title finds the document; the other topic words find the article in it.
+        # The title finds the document; the other topic words find the article in it
+        # (a compound written without its space, '금품수수', in its halves too: the
+        # article heads it '금품 수수').
         title = ctx.ents.title_words
         extra = [k for k in ctx.ents.keywords if not any(t in k or k in t for t in title)]
-        return " ".join([*title, *extra[:4]])
+        halves = [
+            f"{k[:2]} {k[2:]}" for k in extra[:4] if len(k) == 4 and re.fullmatch("[가-힣]+", k)
+        ]
+        signs = [_SIGNS[k] for k in extra[:4] if k in _SIGNS and _SIGNS[k] not in extra]
+        return " ".join([*title, *extra[:4], *halves, *signs])
     if ctx.ents.keywords:
         words = ctx.ents.keywords
         if any(k in LEAVE_TYPES for k in words):
@@ -203,6 +209,12 @@ def quote_articles(
         step = compared(ctx, hits, str(searches[0].input.get("question") or "") if searches else "")
         if step:
             return step
+    tiers = [tier_of(ctx, str(h.get("doc_no"))) for h in hits]
+    if len({h.get("doc_no") for h in hits}) > 1 and all(t is not None for t in tiers):
+        # documents that disagree, once described: the one that governs is quoted first
+        # (the guideline's '6개월' is not the answer where the regulation says 12)
+        order = sorted(range(len(hits)), key=lambda i: (tiers[i], i))
+        hits = [hits[i] for i in order]
     lines = []
     for hit in hits:
         citation = cite(ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from"))
@@ -1152,6 +1164,9 @@ def _named_articles(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[list[dict[str
     return found, [n for n in named if n not in have]
 
 
+_SIGNS = {"결재": "승인", "승인": "결재"}
+
+
 def ranked_articles(ctx: Ctx, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One document's hits, the article the question points at first.
 
@@ -1160,6 +1175,10 @@ def ranked_articles(ctx: Ctx, hits: list[dict[str, Any]]) -> list[dict[str, Any]
     """
     named = set(_article_numbers(ctx.turn.question))
     words = content_words(ctx.ents.keywords)
+    # the title's words tell documents apart, not the articles inside one
+    words = [w for w in words if w not in ctx.ents.title_words] or words
+    # who signs is '결재' in one rule and '승인' in another
+    words += [_SIGNS[w] for w in words if w in _SIGNS and _SIGNS[w] not in words]
 
     def score(hit: dict[str, Any]) -> int:
         exact = 100 if str(hit.get("article_no") or "") in named else 0
@@ -1321,7 +1340,9 @@ def plan_search(ctx: Ctx) -> Blocks:
         if points_back(ctx.turn.question):
             return answer(not_understood(ctx))
         return answer(not_covered(ctx, ctx.turn.question.strip()))
-    contact = ASKS_CONTACT.search(ctx.turn.question) is not None
+    benefit = BENEFIT_ASKED.search(ctx.turn.question) is not None
+    # ('휴대폰 요금 지원돼?' asks a benefit: the phone is its subject, no one to call)
+    contact = ASKS_CONTACT.search(ctx.turn.question) is not None and not benefit
     if contact:
         # '연말정산 문의 contact 번호': whom to call is asked, the topic is 연말정산
         topic = [k for k in ctx.ents.keywords if not ASKS_CONTACT.search(k)]
@@ -1404,7 +1425,13 @@ def plan_search(ctx: Ctx) -> Blocks:
         every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
         absent = unnamed_nouns([w for w in words if w not in ctx.ents.derived], every)
         against = quoted[0] if quoted else top
-        met = [w for w in words if _matched(against, [w]) and w not in _GENERIC_MET]
+        met = [
+            w
+            for w in words
+            if _matched(against, [w])
+            and w not in _GENERIC_MET
+            and not (benefit and ASKS_CONTACT.search(w))
+        ]
         if (
             ctx.ko
             and absent

@@ -113,6 +113,29 @@ def test_the_earlier_question_then_for_a_pointer_and_a_then_word() -> None:
     assert "연차 이월 몇일까지 가능" in asked and "예전엔" in asked
 
 
+def test_follow_ups_presenters_type_after_a_rule_or_a_record() -> None:
+    used = ("내 연차 몇개 썼어?", "질문하신 분 홍가은의 연차휴가 사용일수는 5일입니다. HR-REG-002")
+    assert resolve_followup("그럼 남은건?", (used,)) == "내 연차 남은건?"
+    chain = (
+        "연차휴가 운영지침 근거 규정이 뭐야?",
+        "HR-GDL-002의 근거가 되는 상위 문서는 2개입니다",
+    )
+    assert resolve_followup("그 위는?", (chain,)) == chain[0]
+    payday = ("월급 몇일날 들어와?", "보수규정 HR-REG-006 제2차 제7조 매월 21일")
+    assert (
+        resolve_followup("그날이 공휴일이면요?", (payday,))
+        == "월급 몇일날 들어와 그날이 공휴일이면요?"
+    )
+    rule = ("육아휴직 신청은 어떻게 해?", "육아지원규정 HR-REG-003 제3차 제4조 신청 및 승인")
+    assert resolve_followup("그거 누가 결재해?", (rule,)) == "HR-REG-003 누가 결재해?"
+    orders = ("Which purchase orders are still waiting?", "PO-2025-001 …, PO-2025-003 …")
+    asked = resolve_followup("who has to approve each of them?", (orders,))
+    assert asked.startswith("who has to approve PO-2025-001 PO-2025-003")
+    carry = ("how many days of leave can i carry over?", "6 days. HR-GDL-002 version 2")
+    asked = resolve_followup("what about before march 2024?", (carry,))
+    assert "before march 2024" in asked
+
+
 def test_days_left_of_a_person_take_the_leave_type_asked_before() -> None:
     team = ("Who in my team is using childcare leave?", "… 20160015 | 윤도주 | DEV | 11 …")
     asked = resolve_followup("How many days does 윤도주 have left?", (team,))
