@@ -366,6 +366,9 @@ _EN_AHEAD = re.compile(
     re.I,
 )
 _EN_COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+_NEXT_YEAR = re.compile(
+    r"내년\s*(?:(\d{1,2})\s*월)?|\bnext\s+(?:year\b|(" + _MONTH_NAMES + r")\b)", re.I
+)
 
 
 def _ahead(count: int, unit: str) -> tuple[int, str]:
@@ -377,6 +380,14 @@ def _ahead(count: int, unit: str) -> tuple[int, str]:
 
 def _relative_ahead(question: str) -> tuple[int, str] | None:
     """'3주 뒤', '다음 달', 'in two weeks', 'next month': a date after today."""
+    year = _NEXT_YEAR.search(question)
+    if year:
+        # '내년 1월', 'next January': that month's last day next year; '내년': its first day
+        name = (year.group(2) or "").lower()
+        month = int(year.group(1)) if year.group(1) else _EN_MONTHS.get(name)
+        if month and 1 <= month <= 12:
+            return -12, f"ym:{month:02d}-31"
+        return -12, "start"
     ko = _KO_AHEAD.search(question)
     if ko:
         if ko.group(3):
@@ -668,8 +679,8 @@ def _quoted_date(text: str) -> bool:
 
 
 _DATE_PATTERNS = (
-    _KO_AHEAD, _EN_AHEAD, _KO_DATE, _KO_RELATIVE, _KO_YEAR, _ISO_DATE, _EN_DATE, _EN_RELATIVE,
-    _EN_YEAR,
+    _NEXT_YEAR, _KO_AHEAD, _EN_AHEAD, _KO_DATE, _KO_RELATIVE, _KO_YEAR, _ISO_DATE, _EN_DATE,
+    _EN_RELATIVE, _EN_YEAR,
 )  # fmt: skip
 """Every way a date is written: ahead of today, on a day, relative, a year."""
 

@@ -30,6 +30,7 @@ from embedded.model.entities import (
     extract,
     read_phrases,
 )
+from embedded.model.intents import ASKS_CONTACT
 from embedded.model.lexicon import (
     CUES,
     DEPARTMENTS,
@@ -95,6 +96,8 @@ _ASKS_LEFT = re.compile(r"남은|남았|잔여|\bleft\b|remaining", re.I)
 _USAGE_WORDS = re.compile(
     r"사용\s*현황|사용일수|얼마나\s*썼어?|보여\s*줘|알려\s*줘|\busage\b|\bshow\b", re.I
 )
+_ALSO_THAT = re.compile(r"(?:거|것|건)도(?:\s|$|[?？])|\b(?:too|as well)\b", re.I)
+_OWN_WORDS = re.compile(r"(?:^|(?<=\s))(?:내|나의|제)(?=\s)|\bmy\b", re.I)
 _TOKEN = re.compile(r"[\w가-힣-]+")
 _SELF = re.compile(r"^나\b|\b나는?\s|제가|내가|\b(?:I|me|my)\b")
 
@@ -159,6 +162,12 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
     if pointer and cited and not records and _RECORD_POINTER.match(unmarked):
         # '그거 누가 결재해?' after the childcare application rule: of that rule
         return " ".join(_RECORD_POINTER.sub(f" {cited} ", unmarked, count=1).split())
+    words = extract(unmarked).keywords
+    if words and all(ASKS_CONTACT.search(w) for w in words) and not _person(unmarked):
+        # '문의 전화번호는?' after a question on 연말정산: whom to call about it
+        topic = next((k for k in extract(before).keywords if not ASKS_CONTACT.search(k)), "")
+        if topic:
+            return f"{topic} {unmarked}"
     described = _record_described(unmarked, said)
     if described:
         # 'the transport one - approved yet?': the one listed record the words describe
@@ -179,12 +188,14 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         # '그 뒤에 올라와 있는 초안도 있으면 알려줘': nothing named but what was asked about
         return _of_earlier(body, before, cited)
     leave = _leave_type(before)
+    aspects = extract(body).keywords
     if (
         leave
         and not _leave_type(body)
-        and _ASKS_LIMIT.search(body)
-        and all(w in LEAVE_ASPECTS or w in FOLLOW_UP_GENERIC for w in extract(body).keywords)
+        and (_ASKS_LIMIT.search(body) or aspects)
+        and all(w in LEAVE_ASPECTS or w in FOLLOW_UP_GENERIC for w in aspects)
     ):
+        # ('부서장이 거절할수도 있어?' after how childcare leave is applied for: of it)
         # '12월 23일 이후에는 한도가 어떻게 바뀌어요?' after one's childcare days: its limit
         return f"{_korean(leave) if extract(body).lang == 'ko' else leave} {body}"
     if leave and not _leave_type(body) and _ASKS_DAYS.search(body) and _asks_of_someone(body):
@@ -310,7 +321,7 @@ def _short_follow_up(question: str, body: str) -> bool:
     ('2024년 초에 올렸으면 달랐어?': a date and no topic word of its own.)
     """
     marked = body != question.strip()
-    if marked or len(_TOKEN.findall(body)) <= 3:
+    if marked or len(_TOKEN.findall(body)) <= 3 or _ALSO_THAT.search(body):
         return True
     # (not a person: 'How many days does 윤도주 have left?' asks of them, not the same again)
     return not extract(body).keywords and any(find(body) for find in (_date, _place, _amount))
@@ -338,7 +349,10 @@ def _swap_into(before: str, body: str) -> str | None:
     found = False
     rest = body
     taken: list[str] = []
+    person = _person(body)
     for finder in _FINDERS:
+        if finder is _rank and person and re.search(rf"{re.escape(person)}\s*{_rank(body)}", body):
+            continue  # '곽호은 부장님': a title of the person, not a rank asked about
         # what one finder took is no one else's ('2021년 여름엔' holds no name '여름엔')
         left = body
         for t in taken:
@@ -354,6 +368,9 @@ def _swap_into(before: str, body: str) -> str | None:
         changed = changed.replace(old, put, 1) if old else f"{put} {changed}"
     if not found or not _names_nothing(rest) or changed == before:
         return None  # (nothing swapped: '연차 남은건?' after a 연차 question asks anew)
+    if person and person in changed and person not in before:
+        # '곽호은 부장님 거도' after '내 출장비 청구 건': theirs, not the asker's
+        changed = " ".join(_OWN_WORDS.sub(" ", changed).split())
     if _SUPPOSING.search(body):
         # '그럼 부산이었으면?' after a check of one's claims: supposed, not asked afresh
         return f"{changed.rstrip('?？!. ')} {body}"

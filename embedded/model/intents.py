@@ -91,7 +91,7 @@ _FIGURE_VERSION = re.compile(
 )
 
 
-_DAYS_FIGURE = re.compile(r"\d{1,3}\s*(?:-\s*day\b|일(?:짜리|로|이)?(?=\s|$|[?？]))", re.I)
+_DAYS_FIGURE = re.compile(r"\d{1,3}\s*(?:-\s*day\b|days?\b|일(?:짜리|로|이)?(?=\s|$|[?？]))", re.I)
 
 
 def version_figure(question: str) -> str | None:

@@ -31,6 +31,8 @@ EN_TO_KO: dict[str, str] = {
     "pet": "반려동물",
     "flexible work": "유연근무",
     "flexible working": "유연근무",
+    "flex": "유연근무",
+    "birthday": "생일",
     "flextime": "유연근무",
     "remote work": "재택근무",
     "telework": "재택근무",
@@ -597,6 +599,9 @@ KO_PHRASES: dict[str, str] = {
     "외부 교육": "사외 교육",
     "외부교육": "사외 교육",
     "밖에서 듣는 교육": "사외 교육",
+    "flex 근무": "유연근무",
+    "플렉스 근무": "유연근무",
+    "flex근무": "유연근무",
     # '넘은 돈은 누가 부담해?': what the rules call the amount over the cap
     "넘은 돈": "초과 금액",
     "넘는 돈": "초과 금액",
@@ -619,6 +624,11 @@ ALIASES: dict[str, str] = {
     "재텍": "재택근무",
     "재텍근무": "재택근무",
     "면접관": "면접위원",
+    "거절": "거부",
+    "거절할": "거부",
+    "거절할수도": "거부",
+    "거절할수": "거부",
+    "거절해도": "거부",
     "출근시간": "출근",  # the rules say '출근 시각'
     "퇴근시간": "퇴근",
     "육휴": "육아휴직",
@@ -835,6 +845,8 @@ CUES: dict[str, tuple[str, ...]] = {
         "개정 전",
         "개정전",
         "before the revision",
+        "before the change",
+        "before it changed",
         "previous version",
         "prior version",
         "비교",
@@ -960,6 +972,9 @@ CUES: dict[str, tuple[str, ...]] = {
         "take effect yet",
         "in force yet",
         "in effect yet",
+        "is that confirmed",
+        "is it confirmed",
+        "been confirmed",
         "effective yet",
         "approved yet",
         "승인됐",
@@ -1140,6 +1155,8 @@ CUES: dict[str, tuple[str, ...]] = {
     "remaining": (
         "남았",
         "남은",
+        "남으셨",
+        "남으신",
         "남아",
         "남앗",
         "남음",
@@ -1364,6 +1381,8 @@ BEYOND_THE_TOOLS: tuple[str, ...] = (
     r"\b(?:write|compose) (?:me )?(?:a|an)\b.{0,30}\b(?:poem|song|story|joke|essay)\b",
     r"\b(?:any tips|give me tips|cheer me up)\b",
     r"\btell me (?:a|another) (?:joke|story|riddle)\b",
+    r"(?:메일|이메일|초안|보고서|공지문?).{0,12}(?:써|작성해)\s*(?:줘|주세요|줄래)",
+    r"\bwhich stocks? (?:should|to)\b|\b(?:buy|invest in) (?:a )?stocks?\b|주식.{0,6}추천",
     r"\bbook\s*(?:해|해줘|해 줘|좀)|(?:예약|잡아)\s*(?:좀\s*)?(?:해\s*)?(?:줘|주세요|줄래)",
     r"(?:시|노래|농담)\s*(?:하나\s*)?(?:써|지어|해)\s*(?:줘|주세요|줄래)",
     r"기분.{0,12}(?:어떻게|어케)\s*해야",
@@ -1434,12 +1453,13 @@ FOLLOW_UP_GENERIC: frozenset[str] = frozenset(
     "며칠이었는데 얼마였는데 "
     "이후 이전에 후에 적용 적용돼 적용되나 적용되는 다음 그다음 next "
     "apply applies 바뀐다며 바뀐다던데 바뀐대 바뀐다고 달라진다며 개정 전엔 개정전엔 전엔 "
-    "남은건 남은거 남은 잔여 위는 위에는 그위는".split()
+    "남은건 남은거 남은 잔여 위 위에 위는 위에는 그위는 거도 것도 건도".split()
 )
 # What a leave rule says about the leave ('그리고 안쓴거 이월 됨?' asks it of the leave
 # named before): a part naming only these and no leave of its own borrows that leave.
 LEAVE_ASPECTS: frozenset[str] = frozenset(
     "이월 신청 승인 결재 분할 나눠 반차 유급 무급 사용 기간 일수 최대 한도 안쓴거 남은거 "
+    "부서장 거부 불이익 증빙 "
     "carry approve approval apply split paid unpaid".split()
 )
 # Places the lodging caps are asked for (Korean; English names via EN_TO_KO).

@@ -136,6 +136,15 @@ def test_follow_ups_presenters_type_after_a_rule_or_a_record() -> None:
     assert "before march 2024" in asked
 
 
+def test_another_persons_records_and_whom_to_call_about_the_topic() -> None:
+    mine = ("내 출장비 청구 건 보여줘", "EXP-2025-0001 …")
+    assert resolve_followup("곽호은 부장님 거도 보여줘", (mine,)) == "곽호은 출장비 청구 건 보여줘"
+    deadline = ("연말정산 서류 언제까지 내야돼?", "연말정산 안내 HR-GDL-010 제2조 1월 말까지")
+    assert resolve_followup("문의 전화번호는?", (deadline,)) == "연말정산 문의 전화번호는?"
+    chain = ("연차휴가 운영지침 근거규정 머야?", "HR-GDL-002의 근거가 되는 상위 문서는 2개입니다")
+    assert resolve_followup("그 위에는?", (chain,)) == chain[0]
+
+
 def test_days_left_of_a_person_take_the_leave_type_asked_before() -> None:
     team = ("Who in my team is using childcare leave?", "… 20160015 | 윤도주 | DEV | 11 …")
     asked = resolve_followup("How many days does 윤도주 have left?", (team,))
