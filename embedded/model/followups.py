@@ -89,7 +89,10 @@ _KEEP_AFTER_DOC = {"조항": "조항", "개정안": "개정안", "article": "art
 _VERSION = re.compile(
     r"(?:제\s*)?\d{1,2}\s*차(?!\s*[가-힣]{2})|\bv\d{1,2}\b|\bversion\s+\d{1,2}\b", re.I
 )
-_ASKS_LIMIT = re.compile(r"한도|최대|며칠|몇\s*일|일수|바뀌|달라|\blimit\b|\bmaximum\b", re.I)
+_ASKS_LIMIT = re.compile(
+    r"한도|최대|며칠|몇\s*일|일수|바뀌|달라|\blimit\b|\bmaximum\b|\b\d+\s*days?\b|\bgoing up\b",
+    re.I,
+)
 _THEN_WORDS = re.compile(r"예전엔|예전에는|예전|이전엔|이전에는|전엔|before|previously", re.I)
 _POINTER_WORDS = re.compile(r"그거|그건|그게|그걸|이거|that|it", re.I)
 _ASKS_LEFT = re.compile(r"남은|남았|잔여|\bleft\b|remaining", re.I)
@@ -178,15 +181,12 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         if _ASKS_LEFT.search(rest):
             # '그 중에 제일 많이 남은 사람' after the team's usage: days left, not days used
             before = " ".join(_USAGE_WORDS.sub(" ", before).split())
-        # '그 중 제일 큰 건은 …': the earlier question narrowed
-        return f"{before} {rest}"
+        # '그 중 제일 큰 건은 …': the earlier question narrowed (one question, not two)
+        return f"{before.rstrip('?？!. ')} {rest}"
     body = unmarked
     swapped = _swap_into(before, body) if _short_follow_up(question, body) else None
     if swapped:
         return swapped
-    if _names_nothing(body) and extract(body).keywords:
-        # '그 뒤에 올라와 있는 초안도 있으면 알려줘': nothing named but what was asked about
-        return _of_earlier(body, before, cited)
     leave = _leave_type(before)
     aspects = extract(body).keywords
     if (
@@ -194,10 +194,15 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         and not _leave_type(body)
         and (_ASKS_LIMIT.search(body) or aspects)
         and all(w in LEAVE_ASPECTS or w in FOLLOW_UP_GENERIC for w in aspects)
+        and not _ABOVE.search(body)  # '그 위에는?': up the chain, not of the leave
+        and not _ASKS_LEFT.search(body)  # '그럼 남은건?': whose days left, below
     ):
         # ('부서장이 거절할수도 있어?' after how childcare leave is applied for: of it)
         # '12월 23일 이후에는 한도가 어떻게 바뀌어요?' after one's childcare days: its limit
         return f"{_korean(leave) if extract(body).lang == 'ko' else leave} {body}"
+    if _names_nothing(body) and extract(body).keywords:
+        # '그 뒤에 올라와 있는 초안도 있으면 알려줘': nothing named but what was asked about
+        return _of_earlier(body, before, cited)
     if leave and not _leave_type(body) and _ASKS_DAYS.search(body) and _asks_of_someone(body):
         # 'How many days does 윤도주 have left?' after a childcare question: childcare days
         return f"{_korean(leave) if extract(body).lang == 'ko' else leave} {body}"
@@ -363,10 +368,16 @@ def _swap_into(before: str, body: str) -> str | None:
         found = True
         taken.append(new)
         rest = " ".join(w for w in rest.split() if new not in w)  # '제주도는?' holds '제주'
+        rest = " ".join(  # '내년 1월부터는?': a date of two words, and its particle
+            w for w in rest.replace(new, " ", 1).split() if w.strip("?？!. ") not in _LONE_PARTICLES
+        )
         old = finder(changed)
         put = new if english else _korean(new)
+        if finder is _date and not old:
+            changed = _NOW_WORDS.sub(" ", changed)  # '내년 1월' beside '지금': then, not now
         changed = changed.replace(old, put, 1) if old else f"{put} {changed}"
-    if not found or not _names_nothing(rest) or changed == before:
+        changed = " ".join(changed.split())
+    if not found or not _names_nothing(rest, of=before) or changed == before:
         return None  # (nothing swapped: '연차 남은건?' after a 연차 question asks anew)
     if person and person in changed and person not in before:
         # '곽호은 부장님 거도' after '내 출장비 청구 건': theirs, not the asker's
@@ -377,6 +388,8 @@ def _swap_into(before: str, body: str) -> str | None:
     return changed
 
 
+_LONE_PARTICLES = frozenset("부터는 부터 에는 엔 은 는 에 까지 까지는 도 이면 면".split())
+_NOW_WORDS = re.compile(r"(?:^|(?<=\s))(?:지금|현재|요즘)(?=\s)|\b(?:now|currently|today)\b", re.I)
 _SUPPOSING = re.compile(r"였으면|이었으면|였다면|이었다면|\bif it (?:had been|were|was)\b", re.I)
 
 

@@ -1171,6 +1171,9 @@ def split_parts(question: str) -> list[str]:
                 and not (ents.title_words or ents.doc_nos)
                 # '… 언제까지 내? 문의 전화번호도 알려줘': whom to call is another part
                 and not (ASKS_CONTACT.search(piece) and not ASKS_CONTACT.search(parts[-1]))
+                # '… 며칠 안에 등록해야돼? 사용 금지 업종도 같이 알려줘': a rule's other point
+                # asked too is a part of its own; what to include in a description is not
+                and not (seen and seen[-1][0] not in DOCUMENT_INTENTS and ents.keywords)
             )
         ):
             standalone = False  # '아님 …', '그날이 …': the same question, asked on
@@ -1239,9 +1242,15 @@ def split_parts(question: str) -> list[str]:
     if noun:
         parts = [parts[0]] + [p if _names_own_topic(p) else f"{noun} {p}" for p in parts[1:]]
     elif first.keywords:
-        # '연말정산 서류 언제까지 내? 문의 전화번호도 알려줘': whom to call about 연말정산
+        # '연말정산 서류 언제까지 내? 문의 전화번호도 알려줘': whom to call about 연말정산;
+        # '법인카드 … 등록해야돼? 사용 금지 업종도': the card's other rule
         subject = first.keywords[0]
-        parts = [parts[0]] + [f"{subject} {p}" if _contact_only(p) else p for p in parts[1:]]
+        parts = [parts[0]] + [
+            f"{subject} {p}"
+            if _contact_only(p) or not (_names_own_topic(p) or extract(p).derived)
+            else p
+            for p in parts[1:]
+        ]
     # '육아휴직 나 얼마나 썼어? 12월 22일 개정 후엔 몇일 남아?': days left of the same leave
     kind = next((k for k in first.keywords if k in LEAVE_TYPES), "")
     mine = cue(parts[0], "self") and not named_people(parts[0])

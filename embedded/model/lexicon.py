@@ -33,6 +33,9 @@ EN_TO_KO: dict[str, str] = {
     "flexible working": "유연근무",
     "flex": "유연근무",
     "birthday": "생일",
+    "daycare": "어린이집",
+    "day care": "어린이집",
+    "nursery": "어린이집",
     "flextime": "유연근무",
     "remote work": "재택근무",
     "telework": "재택근무",
@@ -272,6 +275,11 @@ STOPWORDS: frozenset[str] = frozenset(
         # posted, filed ('올라와 있는 초안'): how a draft stands, no topic
         "올라",
         "올라와",
+        # '(deadline 헷갈림)': how the asker feels, no topic
+        "헷갈림",
+        "헷갈려",
+        "헷갈리네",
+        "헷갈리는데",
         # '뭐가 바뀌는데': what is asked, no topic
         "뭐가",
         "뭔데",
@@ -1453,7 +1461,8 @@ FOLLOW_UP_GENERIC: frozenset[str] = frozenset(
     "며칠이었는데 얼마였는데 "
     "이후 이전에 후에 적용 적용돼 적용되나 적용되는 다음 그다음 next "
     "apply applies 바뀐다며 바뀐다던데 바뀐대 바뀐다고 달라진다며 개정 전엔 개정전엔 전엔 "
-    "남은건 남은거 남은 잔여 위 위에 위는 위에는 그위는 거도 것도 건도".split()
+    "남은건 남은거 남은 잔여 위 위에 위는 위에는 그위는 거도 것도 건도 그래서 실제로 실제로는 "
+    "확인 confirmed downstream".split()
 )
 # What a leave rule says about the leave ('그리고 안쓴거 이월 됨?' asks it of the leave
 # named before): a part naming only these and no leave of its own borrows that leave.

@@ -462,6 +462,12 @@ def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]], every: list[dict[str, Any]])
             f" {nights}박이면 총 {cap * nights:,}원({cap:,}원 × {nights}박)까지입니다.",
             f" For {nights} nights the total cap is {cap * nights:,} won ({cap:,} × {nights}).",
         )
+    if nights >= 1 and _PER_DIEM.search(ctx.turn.question) and _TOTAL.search(ctx.turn.question):
+        # '2박3일 … 숙박비 한도랑 일비 합치면 최대 얼마?': the two caps added up
+        step, added = _with_per_diem(ctx, every, cap, nights)
+        if step:
+            return step
+        lead += added
     if _rumoured(ctx):
         step, said = _rumour_checked(ctx, str(hit.get("doc_no")), (f"{cap:,}원", f"{cap:,} won"))
         if step:
@@ -801,6 +807,42 @@ def _rumour_checked(ctx: Ctx, doc_no: str, now: tuple[str, str]) -> tuple[Blocks
 _SUPPOSED = re.compile(
     r"였으면|이었으면|였다면|이었다면|라면|\bif it (?:had been|were|was)\b|\bhad it been\b", re.I
 )
+
+
+_PER_DIEM = re.compile(r"일비|per diem|daily allowance", re.I)
+_TOTAL = re.compile(r"합치|합쳐|합계|합하|더하면|총|\btotal\b|\bin all\b|\bcombined\b", re.I)
+_RATE_PER_DAY = re.compile(r"일비는[^.]*?1일당\s*([0-9][0-9,]*)원")
+_TRIP_DAYS = re.compile(
+    r"(\d{1,2})\s*박\s*(\d{1,2})\s*일|(\d{1,2})[\s-]?(?:일|days?)\b(?!당)", re.I
+)
+
+
+def _with_per_diem(
+    ctx: Ctx, every: list[dict[str, Any]], cap: int, nights: int
+) -> tuple[Blocks | None, str]:
+    """The lodging cap for the nights plus the daily allowance for the days of the trip."""
+    searches = ctx.turn.all("search_regulations")
+    hits = every + [h for c in searches for h in hits_of(c)]
+    found = next(((h, m) for h in hits if (m := _RATE_PER_DAY.search(str(h.get("text"))))), None)
+    if found is None:
+        if not any(c.input.get("question") == "출장 일비" for c in searches):
+            return call(ctx, "search_regulations", {"question": "출장 일비"}), ""
+        return None, ""
+    source, match = found
+    rate = int(match.group(1).replace(",", ""))
+    citation = cite(
+        ctx, str(source.get("doc_no")), source.get("version"), source.get("effective_from")
+    )
+    basis = f"{citation} {source.get('article_no') or ''}".strip()
+    trip = _TRIP_DAYS.search(ctx.turn.question)
+    days = int(trip.group(2) or trip.group(3)) if trip else nights + 1
+    lodging, allowance = cap * nights, rate * days
+    return None, ctx.t(
+        f" 일비 {rate:,}원 × {days}일 = {allowance:,}원({basis})을 더하면 최대 "
+        f"{lodging:,} + {allowance:,} = {lodging + allowance:,}원입니다.",
+        f" With the daily allowance of {rate:,} won × {days} days = {allowance:,} won ({basis}), "
+        f"the most is {lodging:,} + {allowance:,} = {lodging + allowance:,} won.",
+    )
 
 
 def _hypothetical_claim(ctx: Ctx) -> bool:

@@ -82,9 +82,6 @@ cases:
   - id: gap_second_part_loses_the_trip
     ask: What's the hotel cap in Busan and when must I file the expense settlement?
     expect: {contains: ["90,000", "2주"]}
-  - id: gap_gift_from_a_client_tie
-    ask: 거래처한테 선물 받아도 되는 한도가 얼마야?
-    expect: {contains: ["선물 수수 제한"]}
 """
 
 

@@ -145,6 +145,23 @@ def test_another_persons_records_and_whom_to_call_about_the_topic() -> None:
     assert resolve_followup("그 위에는?", (chain,)) == chain[0]
 
 
+def test_among_those_is_one_question() -> None:
+    pending = (
+        "우리 부서 경비 청구 중에 아직 승인 안 난 거 뭐 있어?",
+        "조회 권한 범위 안의 경비 청구 4건입니다.",
+    )
+    asked = resolve_followup("그 중에 금액 제일 큰 건 뭐야?", (pending,))
+    assert asked == "우리 부서 경비 청구 중에 아직 승인 안 난 거 뭐 있어 금액 제일 큰 건 뭐야?"
+
+
+def test_a_thing_swapped_in_keeps_the_words_the_question_before_named() -> None:
+    seoul = ("국내 출장 서울 숙박비 한도 얼마야?", "서울 출장 숙박비 상한은 1박당 100,000원")
+    assert resolve_followup("해외 출장은?", (seoul,)) == "해외 출장 서울 숙박비 한도 얼마야?"
+    now = ("육아휴직 한도 지금 며칠이야?", "현재 시행 중인 HR-REG-003 제3차 …20일")
+    # a date two words long, its particle, and 'now' taken out for 'then'
+    assert resolve_followup("그럼 내년 1월부터는?", (now,)) == "내년 1월 육아휴직 한도 며칠이야?"
+
+
 def test_days_left_of_a_person_take_the_leave_type_asked_before() -> None:
     team = ("Who in my team is using childcare leave?", "… 20160015 | 윤도주 | DEV | 11 …")
     asked = resolve_followup("How many days does 윤도주 have left?", (team,))
