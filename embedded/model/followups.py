@@ -241,9 +241,6 @@ def _of_earlier(body: str, before: str, cited: str | None) -> str:
 
 
 _CONDITION = re.compile(r"(?:이면|으면|라면|다면)(?:요)?\s*[?？]?\s*$|^(?:what )?if\b", re.I)
-_USED = re.compile(
-    r"몇\s*(?:개|일|번)|얼마나|썼어|썼는지|썼지|사용했어?|사용일수|\bused\b|how many", re.I
-)
 _ABOVE = re.compile(r"(?:^|\s)(?:그\s*)?위(?:는|에는|에)?\s*[?？]?$|\babove (?:that|it)\b", re.I)
 
 

@@ -1303,7 +1303,9 @@ def _numbered_document(ctx: Ctx) -> tuple[Ctx, Blocks | None]:
     if not ctx.ents.doc_nos or ctx.ents.title_words or not ctx.has("describe_regulation"):
         return ctx, None
     doc_no = ctx.ents.doc_nos[0]
-    described = ctx.turn.last("describe_regulation")
+    described = next(
+        (c for c in ctx.turn.all("describe_regulation") if c.input.get("doc_no") == doc_no), None
+    )  # (a later description is of another document: one that disagrees, for its tier)
     if described is None:
         return ctx, call(ctx, "describe_regulation", {"doc_no": doc_no})
     reg = (described.data or {}).get("regulation") if not described.failed else None
