@@ -550,6 +550,8 @@ def _compares_rule(q: str, e: Entities) -> bool:
 
 BENEFIT_ASKED = re.compile(
     r"\breimburs|\bphone bills?\b|\bbills?\b.{0,20}\b(?:pay|cover)|요금|통신비"
+    # 'Can I claim my internet bill?': whether it is paid, not the claims filed
+    r"|\bcan (?:i|we) (?:claim|expense)\b"
     r"|지원\s*(?:돼|되|해|받)",
     re.I,
 )
@@ -1129,6 +1131,36 @@ def _remark(piece: str) -> bool:
 _BACK_POINTER = re.compile(r"\b(?:of those|those|of them|among them|these)\b|그중|그 중|이 중")
 
 
+# '2024년 5월에 … 샀을 때랑 지금이랑 결재권자 같아?', 'in May 2024 and now': one clause
+# asking a rule as of a date and today.
+_AND_NOW_KO = re.compile(
+    r"(?:때|당시|에)?(?:이랑|랑|하고|과|와)\s?(?:지금|현재|요즘)(?:이랑|하고|과|와|은|이)?\s"
+)
+_AND_NOW_EN = re.compile(
+    r",?\s(?:and|vs\.?|versus|compared (?:to|with))\s(?:now|today|currently)\b,?", re.I
+)
+
+
+def _then_and_now(question: str) -> list[str]:
+    """The question as of its date and as of today, when one clause asks both; [] if not."""
+    phrase = date_phrase(question)
+    if not phrase or _PART_BREAK.search(question):
+        return []  # ('… 며칠이었죠? 그때랑 지금이랑 비교해서': parts of their own)
+    at = question.find(phrase) + len(phrase)
+    match = _AND_NOW_KO.search(question, at) or _AND_NOW_EN.search(question, at)
+    if match is None:
+        return []
+    ending = "때 " if question[match.start() : match.start() + 1] == "때" else " "
+    then = " ".join(f"{question[: match.start()]}{ending}{question[match.end() :]}".split())
+    rest = _without_date(then, phrase)
+    now = f"지금 {rest}" if extract(question).lang == "ko" else f"{rest} now"
+    return [then, now]
+
+
+def _without_date(text: str, phrase: str) -> str:
+    return " ".join(re.sub(re.escape(phrase) + r"(?:쯤)?(?:에는|에|엔|은|는)?", " ", text).split())
+
+
 def split_parts(question: str) -> list[str]:
     """The parts of a multi-part question, or ``[question]``.
 
@@ -1136,6 +1168,47 @@ def split_parts(question: str) -> list[str]:
     than the search fallback, or a topic of its own); other pieces join the part
     before them. A part naming no document borrows the title the first part names.
     """
+    both = _then_and_now(question)
+    if both:
+        return both
+    shared = _shared_predicate(question)
+    if shared != question:
+        parts = _split(shared)
+        if len(parts) > 1:
+            return parts
+    return _split(question)
+
+
+# 'A랑 B 얼마야?' (no comma): two subjects of one predicate, unless the question
+# compares them ('서울이랑 부산 중에 어디가 더 비싸?').
+_AND_BARE = re.compile(r"(?<=[가-힣]{2})(?:이랑|랑)\s+(?=[가-힣A-Za-z0-9])")
+_COMPARING = re.compile(
+    r"중에|중\s|비교|차이|같아|같은|같나|달라|다른|다르|\s더\s|사이|vs"
+    # ('숙박비 한도랑 일비 합치면 최대 얼마?': one sum)
+    r"|합치|합쳐|합하|합계|더하|더해|총\s|총액|\bplus\b|\btotal\b",
+    re.I,
+)
+
+
+def _shared_predicate(question: str) -> str:
+    """'출장 숙박비 한도랑 일비 얼마야?' as two questions with one predicate each
+    ('출장 숙박비 한도 얼마야? 일비 얼마야?'), or the question unchanged."""
+    match = _AND_BARE.search(question)
+    if match is None or _COMPARING.search(question) or _PART_BREAK.search(question):
+        return question
+    first, second = question[: match.start()].strip(), question[match.end() :].strip()
+    words = second.split()
+    if not first or len(words) < 2:
+        return question
+    head = extract(words[0])
+    if not (head.keywords or head.title_words or head.doc_nos):
+        return question
+    tail = " ".join(words[1:])
+    joint = " " if tail.endswith(("?", "？")) else ", 그리고 "
+    return f"{first} {tail}{joint}{second}"
+
+
+def _split(question: str) -> list[str]:
     pieces = [p.strip() for p in _PART_BREAK.split(question) if p and p.strip()]
     if len(pieces) < 2 or len(pieces) > _MAX_PARTS * 2:
         return [question]
@@ -1370,9 +1443,7 @@ def _back_now(before: str, piece: str) -> str:
     known = set(extract(before).keywords) | _THEN_FILLERS
     if any(k not in known and k[:2] not in known for k in extract(rest).keywords):
         return ""
-    undated = " ".join(
-        re.sub(re.escape(phrase) + r"(?:쯤)?(?:에는|에|엔|은|는)?", " ", before).split()
-    )
+    undated = _without_date(before, phrase)
     return f"지금 {undated}" if extract(before).lang == "ko" else f"{undated} now"
 
 

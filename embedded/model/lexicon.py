@@ -652,6 +652,8 @@ ALIASES: dict[str, str] = {
     # everyday words for what the regulations name otherwise
     "월급": "급여",
     "월급날": "지급일",
+    "급여일": "지급일",
+    "월급일": "지급일",
     "봉급": "급여",
     "매달": "매월",
     "올려": "신청",

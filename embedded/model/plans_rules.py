@@ -193,7 +193,7 @@ def _asked_label(ctx: Ctx) -> str:
 # answer to a question whose subject it never names.
 _GENERIC_MET = frozenset(
     "지원 지급 회사 직원 규정 기준 관련 제도 사용 신청 승인 비용 금액 계산 방법 처리 절차 "
-    "사내".split()
+    "사내 경비 정산 청구".split()
 )
 
 _GENERIC_LABELS = frozenset("사내 회사 우리 직원 팀 부서 company our staff".split())
