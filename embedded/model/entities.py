@@ -366,6 +366,13 @@ _EN_AHEAD = re.compile(
     re.I,
 )
 _EN_COUNTS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4}
+_THIS_MONTH = re.compile(
+    r"(?:이번\s?달|이달|금월)\s?(?:(\d{1,2})\s?일|(말|초|중순))"
+    r"|\b(?:the\s+)?(end|middle|start) of (?:this|the) month\b"
+    r"|\b(?:on\s+)?the\s+(\d{1,2})(?:st|nd|rd|th)\s+of\s+this\s+month\b",
+    re.I,
+)
+"""'이번달 23일', '이달 말', 'the end of this month': a day of the platform's month."""
 _NEXT_YEAR = re.compile(
     r"내년\s*(?:(\d{1,2})\s*월)?|\bnext\s+(?:year\b|(" + _MONTH_NAMES + r")\b)", re.I
 )
@@ -380,6 +387,13 @@ def _ahead(count: int, unit: str) -> tuple[int, str]:
 
 def _relative_ahead(question: str) -> tuple[int, str] | None:
     """'3주 뒤', '다음 달', 'in two weeks', 'next month': a date after today."""
+    month = _THIS_MONTH.search(question)
+    if month:
+        day = month.group(1) or month.group(4)
+        part = (month.group(2) or month.group(3) or "").lower()
+        if not day:
+            day = {"말": "31", "end": "31", "중순": "15", "middle": "15"}.get(part, "01")
+        return 0, f"tm:{int(day):02d}"
     year = _NEXT_YEAR.search(question)
     if year:
         # '내년 1월', 'next January': that month's last day next year; '내년': its first day
@@ -470,6 +484,9 @@ def resolve_relative(today: str, relative: tuple[int, str]) -> str:
     back, anchor = relative
     if anchor.startswith("d:"):
         return (base + timedelta(days=int(anchor[2:]))).isoformat()
+    if anchor.startswith("tm:"):
+        last = calendar.monthrange(base.year, base.month)[1]
+        return date(base.year, base.month, min(int(anchor[3:]), last)).isoformat()
     if anchor.startswith("md:"):
         month, day = int(anchor[3:5]), int(anchor[6:8])
         last = calendar.monthrange(base.year, month)[1]
@@ -679,8 +696,8 @@ def _quoted_date(text: str) -> bool:
 
 
 _DATE_PATTERNS = (
-    _NEXT_YEAR, _KO_AHEAD, _EN_AHEAD, _KO_DATE, _KO_RELATIVE, _KO_YEAR, _ISO_DATE, _EN_DATE,
-    _EN_RELATIVE, _EN_YEAR,
+    _THIS_MONTH, _NEXT_YEAR, _KO_AHEAD, _EN_AHEAD, _KO_DATE, _KO_RELATIVE, _KO_YEAR, _ISO_DATE,
+    _EN_DATE, _EN_RELATIVE, _EN_YEAR, _KO_MONTH_DAY, _EN_MONTH_DAY,
 )  # fmt: skip
 """Every way a date is written: ahead of today, on a day, relative, a year."""
 

@@ -110,6 +110,15 @@ def states_asked(text: str, hay: str) -> bool:
     return any(asks.search(lowered) and states.search(hay) for asks, states in _ASKED_KINDS)
 
 
+_AMOUNT_GIVEN = re.compile(r"\d[\d,]*+\s*+(?:만\s*)?원|\d[\d,]*+\s*+(?:won|krw)\b", re.I)
+
+
+def holds_amount(text: str, hay: str) -> bool:
+    """The question names an amount ('5만원짜리 … 받아도 돼?') and the article states one
+    to hold it against ('3만원 이하')."""
+    return bool(_AMOUNT_GIVEN.search(text)) and bool(_ASKED_KINDS[1][1].search(hay))
+
+
 def strength(text: str, hit: dict[str, Any]) -> tuple[int, int]:
     """``(words met, pairs shared)``: how strongly an article speaks to ``text``.
 
@@ -156,6 +165,9 @@ _VERB_TAIL = frozenset(
 )
 
 
+_AMOUNT_WORD = re.compile(r"[십백천만억]*원(?:짜리|어치|정도|가량|씩|대|까지|이면|인데)")
+
+
 def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]]) -> bool:
     """A long noun of the question ('법인차량') that no article names, only its sibling.
 
@@ -179,6 +191,8 @@ def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]])
             word = word[:-1]  # '지원해줘여', '되나여': a casual ending, still a verb
         if len(word) < 4 or word[-1] in _VERB_TAIL or word in EVIDENCE_ASKING:
             continue
+        if _AMOUNT_WORD.match(word):
+            continue  # '5만원짜리': the rest of an amount, no subject
         own = [word[i : i + 2] for i in range(len(word) - 1)]
         # A sibling of the word is in the article ('법인' of 법인카드 for '법인차량'), the
         # word itself nowhere: the article is about that sibling. A word none of whose
@@ -272,7 +286,8 @@ def answering(text: str, hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
     (_, met, shared_pairs), _, best = scored[0]
     # An article stating the kind of thing asked ('얼마' — '3만원') needs one shared pair
     # besides ('선물'): the figure asked for is the rest of the evidence.
-    needed = 1 if states_asked(text, str(best.get("text") or "")) else MIN_SHARED
+    best_text = str(best.get("text") or "")
+    needed = 1 if states_asked(text, best_text) or holds_amount(text, best_text) else MIN_SHARED
     if met < min(2, count) or shared_pairs < needed or misses_subject(text, best, hits):
         return []
     chosen = [best]

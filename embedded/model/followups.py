@@ -30,7 +30,7 @@ from embedded.model.entities import (
     extract,
     read_phrases,
 )
-from embedded.model.intents import ASKS_CONTACT
+from embedded.model.intents import ASKS_CONTACT, WHICH_IS_RIGHT
 from embedded.model.lexicon import (
     CUES,
     DEPARTMENTS,
@@ -125,10 +125,24 @@ def resolve_followup(question: str, earlier: tuple[tuple[str, str], ...]) -> str
     return _continue(question, whole)
 
 
+_CONFLICT_NOTED = (
+    "다르게 정한",
+    "서로 다르게 정하고",
+    "states this differently",
+    "state this point differently",
+)
+"""Words of an answer that set two documents' texts side by side (conflicts.py)."""
+
+
 def _continue(question: str, earlier: tuple[str, str] | None) -> str:
     if not earlier or not earlier[0].strip() or DOC_NO.search(question):
         return question
     before, said = earlier
+    lowered = question.lower()
+    if any(w in said for w in _CONFLICT_NOTED) and any(w in lowered for w in WHICH_IS_RIGHT):
+        # '근데 경조금 지급지침엔 100만이라던데 which one applies?': the answer before set
+        # the two texts side by side and said which governs; that question again
+        return before
     cited = _cited_document(said) or _cited_document(before)
     title = extract(before).title
     unmarked = _without_marker(question)

@@ -285,6 +285,11 @@ def _carry(e: Entities) -> bool:
     return "이월" in e.keywords
 
 
+_RULE_ASKED = re.compile(
+    r"규정|지침|규칙|조항|\b(?:rules?|regulations?|polic(?:y|ies)|guidelines?)\b", re.I
+)
+
+
 def _names_regulation(e: Entities) -> bool:
     return bool(e.title_words or e.doc_nos) or any(
         k in TOPIC_WORDS and k != "주민등록번호" for k in e.keywords
@@ -373,6 +378,10 @@ _AGGREGATE_WORDS = (
     "누구",
     "쓴 직원",
     "쓴 사람",
+    "쓰는 사람",
+    "쓰는 직원",
+    "사용자",
+    "많아?",
     "썼는지",
     "사용일수",
     "in total",
@@ -618,7 +627,15 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("person_field", lambda q, e: _hire_extreme_asked(q)),
     # A national ID inside a regulation ('연말정산 작성 요령의 예시 주민번호') is the
     # article's text (redacted by the platform), not an employee's record.
-    ("national_id", lambda q, e: cue(q, "national_id") and not _names_regulation(e)),
+    # ('주민번호 처리 관련된 규정 있어?': the rule on handling them, searched)
+    (
+        "national_id",
+        lambda q, e: (
+            cue(q, "national_id")
+            and not _names_regulation(e)
+            and (_RULE_ASKED.search(q) is None or bool(named_people(q)))
+        ),
+    ),
     # '손혜원 과장 주민등록번호 … 연말정산 서류랑 대조': a person's number, the document only why.
     ("national_id", lambda q, e: cue(q, "national_id") and bool(named_people(q))),
     # 'EXP-2025-0002 승인났어?': a claim named by its number
@@ -1061,8 +1078,9 @@ def _clause_not_question(text: str) -> bool:
     return text.endswith(("하고", "되고")) and _QUESTION_WORD.search(text) is None
 
 
-_WHICH_IS_RIGHT = (
+WHICH_IS_RIGHT = (
     "뭐가 맞", "어느 게 맞", "어떤 게 맞", "어느 쪽", "뭘 따라", "뭐를 따라", "어느 걸 따라",
+    "뭐가 적용", "어느 게 적용", "어떤 게 적용", "어느걸 따라", "뭐 따라야", "어떤 거 따라",
     "which is right", "which one is right", "which is correct", "which one applies",
     "which applies", "which one do i follow", "which should i follow",
 )  # fmt: skip
@@ -1101,8 +1119,9 @@ def _continues(piece: str) -> bool:
 # asks, it asks nothing of its own.
 _REMARK_ENDINGS = (
     "던데", "던데요", "는데", "는데요", "은데", "같아", "같아요", "같음", "듯",
-    # why one asks ('민원이 들어와서요')
-    "와서요", "어서요", "아서요", "해서요", "라서요",
+    # why one asks ('민원이 들어와서요', '직원들이 자꾸 물어봐서', '같은 팀인데')
+    "와서요", "어서요", "아서요", "해서요", "라서요", "봐서", "봐서요", "와서", "해서",
+    "라서", "인데", "인데요",
 )  # fmt: skip
 
 
@@ -1265,7 +1284,7 @@ def _split(question: str) -> list[str]:
         ):
             standalone = False  # '… 몇일까지 돼? 예전이랑 같아?': the same rule, then and now
         if parts and (
-            any(w in piece.lower() for w in _WHICH_IS_RIGHT) or _notes_disagreement(piece)
+            any(w in piece.lower() for w in WHICH_IS_RIGHT) or _notes_disagreement(piece)
         ):
             # '… 숫자가 다르던데 뭐가 맞아?': which of the texts applies, which the answer
             # to the part before says wherever documents disagree
@@ -1383,6 +1402,22 @@ _THEN_FILLERS = frozenset(
         "들어온사람",
         "채용된",
         "합류한",
+        # '12월 23일 이후엔 몇일 되는지 둘다': after that day, both asked
+        "이후",
+        "이후엔",
+        "이후에는",
+        "이후로",
+        "지나면",
+        "지나고",
+        "둘다",
+        "기준",
+        "기준으론",
+        "기준으로는",
+        "기준으로",
+        "규정",
+        "바뀐다던데",
+        "바뀐다는데",
+        "바뀐다고",
     }
 )
 _THEN_SAME = re.compile(
@@ -1415,7 +1450,8 @@ def _back_then(before: str, piece: str) -> str:
         return ""
     rest = _THEN_LEAD.sub("", piece.replace(phrase, " ", 1).strip())
     intent = detect_intent(rest, extract(rest))
-    if intent not in ("search", detect_intent(before, extract(before))):
+    # ('이후엔 몇일 되는지' reads as a rule's days: asked of the days left before, too)
+    if intent not in ("search", "rule_days", detect_intent(before, extract(before))):
         return ""
     known = set(extract(before).keywords) | _THEN_FILLERS
     own = [k for k in extract(rest).keywords if k not in known and k[:2] not in known]

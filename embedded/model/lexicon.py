@@ -127,8 +127,9 @@ EN_TO_KO: dict[str, str] = {
     "funeral": "경조금",
     "bar": "유흥업소",
     "nightclub": "유흥업소",
-    "gift card": "상품권",
-    "gift certificate": "상품권",
+    "gift card": "선물",
+    "gift certificate": "선물",
+    "gift voucher": "선물",
     "external course": "교육",
     "training course": "교육",
     "courses": "교육",
@@ -280,6 +281,12 @@ STOPWORDS: frozenset[str] = frozenset(
         "헷갈려",
         "헷갈리네",
         "헷갈리는데",
+        # '이거 받아도 돼?': a pointer at what the question named, no topic
+        "이거",
+        "이게",
+        "이건",
+        "이것",
+        "저거",
         # '뭐가 바뀌는데': what is asked, no topic
         "뭐가",
         "뭔데",
@@ -617,6 +624,17 @@ KO_PHRASES: dict[str, str] = {
     "넘는 금액": "초과 금액",
     "초과한 돈": "초과 금액",
     "초과분": "초과 금액",
+    # a gift named by occasion or kind is a gift ('명절선물로 과일세트')
+    "명절선물": "선물",
+    "명절 선물": "선물",
+    "선물세트": "선물",
+    "과일세트": "선물",
+    "과일 세트": "선물",
+    "상품권": "선물",
+    # a café is the public place the remote-work rules speak of
+    "카페": "공공장소",
+    "커피숍": "공공장소",
+    "스타벅스": "공공장소",
 }
 
 # Casual or alternative words → the word the regulations and HR views use.
@@ -661,6 +679,8 @@ ALIASES: dict[str, str] = {
     "올리면": "신청",
     "올릴": "신청",
     "급하게": "긴급",
+    "재택날": "재택근무",
+    "재택일": "재택근무",
     "급히": "긴급",
     "급한": "긴급",
     "급할": "긴급",
@@ -1202,6 +1222,13 @@ CUES: dict[str, tuple[str, ...]] = {
         "사용했",
         "쓴 사람",
         "쓴사람",
+        "쓰는 사람",
+        "쓰는사람",
+        "쓰는 직원",
+        "사용자 list",
+        "사용자 명단",
+        "사용자 목록",
+        "사용자",
         "쓴 거",
         "쓴거",
         "많이 쓴",
@@ -1397,6 +1424,13 @@ BEYOND_THE_TOOLS: tuple[str, ...] = (
     r"(?:시|노래|농담)\s*(?:하나\s*)?(?:써|지어|해)\s*(?:줘|주세요|줄래)",
     r"기분.{0,12}(?:어떻게|어케)\s*해야",
     r"(?:영화|movie|음악|노래|책|맛집|드라마).{0,12}추천|추천.{0,8}(?:영화|movie|노래)",
+    # spreadsheet and office-tool how-tos, formulas and code written for the asker
+    r"엑셀|\bexcel\b|스프레드시트|spreadsheet|vlookup|피벗|\bpivot table|파워포인트|\bppt\b"
+    r"|수식\s*(?:좀\s*)?(?:짜|만들|써)|(?:코드|스크립트|쿼리)\s*(?:좀\s*)?(?:짜|짜줘|만들어)"
+    r"|\bwrite (?:me )?(?:a |some )?(?:code|script|formula|macro)\b",
+    # games and idle chat ('끝말잇기 하자', 'let's play')
+    r"끝말잇기|삼행시|게임\s*(?:하자|할래|해요)|놀아\s*줘|심심해|심심한데|\blet'?s play\b"
+    r"|\bi'?m bored\b",
 )  # fmt: skip
 
 # ── Roster vocabulary (plans_roster) ─────────────────────────────────────────
@@ -1464,7 +1498,7 @@ FOLLOW_UP_GENERIC: frozenset[str] = frozenset(
     "이후 이전에 후에 적용 적용돼 적용되나 적용되는 다음 그다음 next "
     "apply applies 바뀐다며 바뀐다던데 바뀐대 바뀐다고 달라진다며 개정 전엔 개정전엔 전엔 "
     "남은건 남은거 남은 잔여 위 위에 위는 위에는 그위는 거도 것도 건도 그래서 실제로 실제로는 "
-    "확인 confirmed downstream".split()
+    "확인 confirmed downstream 기준으론 기준으로는 기준으로 이후엔 이후에는 둘다".split()
 )
 # What a leave rule says about the leave ('그리고 안쓴거 이월 됨?' asks it of the leave
 # named before): a part naming only these and no leave of its own borrows that leave.

@@ -20,8 +20,10 @@ from embedded.model.compose import (
     josa,
     rows_of,
     squash,
+    today_of,
 )
 from embedded.model.departments import asks_per_department, named_departments, per_department
+from embedded.model.entities import extract, resolve_relative
 from embedded.model.intents import cue
 from embedded.model.lexicon import GRANT_VARIES, LEAVE_TYPES
 from embedded.model.people import (
@@ -649,7 +651,7 @@ def _left_text(ctx: Ctx, grant: Grant, emp_no: str, used: int, lead: tuple[str, 
         doc_no = grant.citation.split(" ", 1)[0]
         next_cite = cite(ctx, doc_no, version.get("version"), None)
         eff = version.get("effective_from")
-        if next_days is not None and emp_no not in grant.per_person and _asks_future(ctx):
+        if next_days is not None and emp_no not in grant.per_person and _asks_future(ctx, eff):
             # The question is about the coming entitlement: its figure is the answer.
             text += ctx.t(
                 f" 질문하신 대로 {next_cite}({next_days}일){josa(next_cite, '이', '가')} "
@@ -687,10 +689,18 @@ def _left_text(ctx: Ctx, grant: Grant, emp_no: str, used: int, lead: tuple[str, 
 _FUTURE = re.compile(r"(?:늘어나|바뀌|바뀐|시행되|적용되|되)면|\d+\s*일로|once|after the|from then")
 
 
-def _asks_future(ctx: Ctx) -> bool:
-    """'25일로 늘어나면 며칠 남아?': the remaining days under the coming entitlement."""
+def _asks_future(ctx: Ctx, effective: Any = None) -> bool:
+    """'25일로 늘어나면 며칠 남아?', '12월 23일 이후엔 몇일 돼?': the remaining days under
+    the coming entitlement (a day asked on or after it takes effect)."""
     q = ctx.turn.question.lower()
-    return cue(q, "upcoming") or _FUTURE.search(q) is not None
+    if cue(q, "upcoming") or _FUTURE.search(q) is not None:
+        return True
+    asked = extract(ctx.turn.question)
+    today = today_of(ctx)
+    day = asked.as_of or (
+        resolve_relative(today, asked.relative) if asked.relative and today else None
+    )
+    return bool(day and effective and str(day) >= str(effective))
 
 
 def _euro(number: int) -> str:

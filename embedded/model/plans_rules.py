@@ -42,7 +42,7 @@ from embedded.model.compose import (
     with_titles,
 )
 from embedded.model.conflicts import conflict_note, searched_article, tier_of
-from embedded.model.entities import resolve_relative
+from embedded.model.entities import korean_amount, resolve_relative
 from embedded.model.evidence import (
     MIN_SHARED,
     answering,
@@ -199,6 +199,47 @@ _GENERIC_MET = frozenset(
 _GENERIC_LABELS = frozenset("사내 회사 우리 직원 팀 부서 company our staff".split())
 
 
+# An upper limit an article states ('1인당 3만원 이하', '50만원까지'): an amount the
+# question names is held against it.
+_UPPER_LIMIT = re.compile(
+    r"(?<![당\d,])\s?(\d[\d,]*(?:\s?[천백만억]+)*|[천백만억]+)\s?원\s?(이하|이내|까지|미만)"
+)
+
+
+_PAYING = re.compile(r"지급|지원|부담|정산|보상|수당|비용|환급|보전")
+"""Words of an article that pays for something (a benefit asked is answered by one)."""
+
+
+def against_limit(ctx: Ctx, hits: list[dict[str, Any]]) -> str:
+    """'5만원짜리 받아도 돼?' under '3만원 이하': whether the amount asked is within the
+    one upper limit the articles quoted state, with both figures; '' otherwise."""
+    asked = ctx.ents.amount
+    if not asked:
+        return ""
+    limits = {
+        (value, m.group(0).strip(), m.group(2))
+        for h in hits
+        for m in _UPPER_LIMIT.finditer(str(h.get("text") or ""))
+        if (value := korean_amount(m.group(1))) is not None and value > 0
+    }
+    if len(limits) != 1:
+        return ""  # none, or several (which one applies is for the reader to see)
+    value, phrase, bound = limits.pop()
+    within = asked < value if bound == "미만" else asked <= value
+    sign = ("<" if bound == "미만" else "≤") if within else ("≥" if bound == "미만" else ">")
+    figures = f"{asked:,}원 {sign} {value:,}원"
+    if within:
+        return ctx.t(
+            f"\n물어보신 금액은 '{phrase}' 기준 안에 듭니다 ({figures}).",
+            f"\nThe amount asked about is within '{phrase}' ({figures}).",
+        )
+    return ctx.t(
+        f"\n물어보신 금액은 '{phrase}' 기준을 넘습니다 ({figures}).",
+        f"\nThe amount asked about exceeds '{phrase}' ({figures}), so it is not allowed "
+        "under this article.",
+    )
+
+
 def quote_articles(
     ctx: Ctx, hits: list[dict[str, Any]], lead: tuple[str, str] = ("", "")
 ) -> Blocks:
@@ -234,6 +275,7 @@ def quote_articles(
             if lead[1]
             else f"The article that answers this:\n{body}",
         )
+        + against_limit(ctx, hits)
         + date_note(ctx, hits[0])
         + conflict
     )
@@ -1446,6 +1488,16 @@ def plan_search(ctx: Ctx) -> Blocks:
             return answer(honest_miss(ctx, absent[0], search))
         unheard = [w for w in words if not any(_matched(h, [w]) for h in every)]
         unheard += _unknown_english(ctx)
+        pays = any(_PAYING.search(str(h.get("text") or "")) for h in quoted or [top])
+        unpaid = [
+            w
+            for w in words
+            if not _matched(against, [w]) and w not in _GENERIC_MET and not ASKS_CONTACT.search(w)
+        ] + _unknown_english(ctx)
+        if benefit and unpaid and not pays and not (ctx.ents.title or ctx.ents.doc_nos):
+            # 'does the company pay my home internet bill on remote days?': the remote-work
+            # articles found say nothing of paying for anything; the bill is the subject
+            return answer(honest_miss(ctx, unpaid[0], search))
         if unheard and not met and not ctx.ents.title_words:
             # 'does the company pay for parking?': the article found meets no word asked
             # but a general one ('지급'); the subject is in no article at all
@@ -1488,6 +1540,7 @@ def plan_search(ctx: Ctx) -> Blocks:
             f"{titled(top, citation, '{title} — {citation}')}의 관련 조항입니다.\n{body}",
             f"{english}:\n{body}",
         )
+        + against_limit(ctx, quoted)
         + date_note(ctx, top)
         + conflict
         + _restricted_note(ctx, quoted)
@@ -1560,6 +1613,7 @@ def _restricted_note(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
 
 
 _EN_PLAIN = frozenset(
+    "accept receive send sent gave give given offer offered "
     "standard normal usual hours hour week weeks weekly daily monthly yearly month months "
     "expense expenses much many days need does have would about there their company please "
     "tell know want like this that with from what when which where should could take make "
