@@ -387,10 +387,10 @@ def _ahead(count: int, unit: str) -> tuple[int, str]:
 
 def _relative_ahead(question: str) -> tuple[int, str] | None:
     """'3주 뒤', '다음 달', 'in two weeks', 'next month': a date after today."""
-    month = _THIS_MONTH.search(question)
-    if month:
-        day = month.group(1) or month.group(4)
-        part = (month.group(2) or month.group(3) or "").lower()
+    this = _THIS_MONTH.search(question)
+    if this:
+        day = this.group(1) or this.group(4)
+        part = (this.group(2) or this.group(3) or "").lower()
         if not day:
             day = {"말": "31", "end": "31", "중순": "15", "middle": "15"}.get(part, "01")
         return 0, f"tm:{int(day):02d}"
