@@ -38,7 +38,7 @@ def _figures(text: str) -> set[str]:
 _TRAILING_NOTE = re.compile(r"\s*\([^()]*\)\s*$")
 
 
-def _said(hit: dict[str, Any]) -> str:
+def said_text(hit: dict[str, Any]) -> str:
     """An article's text without a trailing note in brackets ('(문서관리번호 …)')."""
     return _TRAILING_NOTE.sub("", str(hit.get("text") or ""))
 
@@ -46,7 +46,7 @@ def _said(hit: dict[str, Any]) -> str:
 def _same_point(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Same heading, or texts sharing most of their syllable pairs, yet not the same text
     nor the same figures (a document's management number or wording aside)."""
-    text_a, text_b = _said(a), _said(b)
+    text_a, text_b = said_text(a), said_text(b)
     if squash(text_a) == squash(text_b):
         return False
     if _figures(text_a) and _figures(text_a) == _figures(text_b):

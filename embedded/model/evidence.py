@@ -67,8 +67,8 @@ def _words(text: str) -> list[frozenset[str]]:
         same = next((k for k, w in enumerate(found) if w & own), None)
         if same is None:
             found.append(own)
-        else:
-            found[same] |= own
+        elif len(own) < len(found[same]):
+            found[same] = own  # the shorter saying is the word ('신청' of '신청해')
     return found
 
 
@@ -239,6 +239,7 @@ def _absent_subject(text: str, hit: dict[str, Any], hays: list[str]) -> bool:
     words whole: the article is about something else. A noun saying where or when
     ('프로젝트에') is context, and is passed over."""
     for noun in extract(text).keywords:
+        noun = _stem(noun)  # ('승인하는거' is 승인)
         if len(noun) < 3 or not _HANGUL_RUN.fullmatch(noun) or noun.startswith(_ASKING_HEADS):
             continue  # '뭐부터', '얼마짜리': what is asked, not what about
         at = text.find(noun)

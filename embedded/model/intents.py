@@ -420,7 +420,10 @@ _RULE_WORDS = (
 def _over_group(q: str) -> bool:
     """A count, sum, average or 'who' over a group's records ('우리 팀 … 다 합치면')."""
     lowered = f" {q.lower()} "
-    return any(w in lowered for w in _GROUP_WORDS) and any(w in lowered for w in _AGGREGATE_WORDS)
+    return any(w in lowered for w in _GROUP_WORDS) and any(
+        re.search(rf"\b{re.escape(w.strip())}\b", lowered) if w.isascii() else w in lowered
+        for w in _AGGREGATE_WORDS
+    )  # ('sum' is no word of 'summer')
 
 
 def _rule_asked(q: str) -> bool:
@@ -520,6 +523,10 @@ _HOW_IT_WENT = re.compile(r"어떻게\s*(?:됐|되었|돼\s*가|되어\s*가|되
 
 
 _LODGING = ("숙박", "호텔", "숙소", "lodging", "hotel", "night")
+_HEARD = re.compile(
+    r"던데|다더라|다는데|라는데|얘기|소문|\bheard\b|\brumou?r|\bsupposedly\b|\btold me\b", re.I
+)
+"""A figure heard from someone ('15만원으로 오른다는 얘기 있던데'), not read in a rule."""
 _OTHER_TRIP_COSTS = (
     "일비", "교통비", "식비", "유류비", "자가용", "daily allowance", "per diem", "transport",
     "fuel", "mileage", "meal",
@@ -706,6 +713,17 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
             and not cue(q, "pending_any")
             and not cue(q, "upcoming")
             and not _names_days(q)
+        ),
+    ),
+    # '서울 숙박비 15만원으로 오른다는 얘기 있던데 확정된거야?': a lodging cap heard, checked
+    # by the expense plan against the cap in force and the revisions in flight
+    (
+        "expense",
+        lambda q, e: (
+            e.amount is not None
+            and _HEARD.search(q) is not None
+            and cue(q, "expense")
+            and any(w in q.lower() for w in _LODGING)
         ),
     ),
     ("pending_status", lambda q, e: cue(q, "pending_status")),
@@ -999,7 +1017,7 @@ _PART_BREAK = re.compile(
     # '2024년 2월엔 몇일이었고 지금은 몇일?': then, and now
     r"|(?<=[았었였했]고)\s+(?=지금|현재|요즘|올해)"
     # (one scan per run of spaces: it starts only where the run does, and is possessive)
-    r"|(?<!\s),?\s++and\s+(?=(?:are|is|was|were|do|does|did|what|whats|what's|how|which|who|when|can|will)\b)"
+    r"|(?<!\s),?\s++and\s+(?=(?:are|is|was|were|do|does|did|what|whats|what's|how|which|who|when|can|will|would|could|should|has|have|had)\b)"
     # '며칠이고 신청은', '누가 결재하고 급할 땐', '뭐고 개정': a clause ends on -고
     r"|(?:(?<=이고)|(?<=되고)|(?<=하고)|(?<=뭐고)|(?<=얼마고)|(?<=이며)),?\s+",
     re.I,
@@ -1121,7 +1139,7 @@ _REMARK_ENDINGS = (
     "던데", "던데요", "는데", "는데요", "은데", "같아", "같아요", "같음", "듯",
     # why one asks ('민원이 들어와서요', '직원들이 자꾸 물어봐서', '같은 팀인데')
     "와서요", "어서요", "아서요", "해서요", "라서요", "봐서", "봐서요", "와서", "해서",
-    "라서", "인데", "인데요",
+    "라서", "인데", "인데요", "돼서", "되서", "돼서요", "되서요",
 )  # fmt: skip
 
 
@@ -1137,13 +1155,22 @@ def _also(piece: str) -> bool:
     return any(w in piece for w in _ALSO_ASKED)
 
 
+_EN_REQUEST = re.compile(
+    r"^\s*(?:please\s+)?(?:show|list|tell|give|find|check|compare|explain|pull|get|send|look"
+    r"|summari[sz]e|break|sort|count|calculate|include|also|and)\b",
+    re.I,
+)
+
+
 def _remark(piece: str) -> bool:
-    text = piece.rstrip(" .!~")
-    return (
-        text.endswith(_REMARK_ENDINGS)
-        and "?" not in piece
-        and _QUESTION_WORD.search(piece.lower()) is None
-    )
+    text = piece.rstrip(" .!~ㅠㅜㅋㅎ^;")
+    if "?" in piece or "？" in piece or _QUESTION_WORD.search(piece.lower()) is not None:
+        return False
+    if text.isascii():
+        # 'A colleague told me it got approved.', 'Mine just started middle school.': a
+        # statement after the question says why one asks; a request asks
+        return bool(text) and _EN_REQUEST.match(text) is None
+    return text.endswith(_REMARK_ENDINGS)
 
 
 # A piece about the records the part before listed ('how many of those claims …', '그중').
@@ -1160,11 +1187,35 @@ _AND_NOW_EN = re.compile(
 )
 
 
+_BETWEEN_DATES = re.compile(
+    r"^\s*(?:이랑|랑|하고|과|와|vs\.?|versus|and|or|compared (?:to|with))\s*(?:on\s+)?$", re.I
+)
+
+
+def _two_dates(question: str) -> list[str]:
+    """'on 2026-12-22 versus 2026-12-23', '12월 22일이랑 23일': the question as of each."""
+    first = date_phrase(question)
+    if not first:
+        return []
+    at = question.find(first) + len(first)
+    second = date_phrase(question[at:])
+    if not second or second == first:
+        return []
+    gap = question[at : at + question[at:].find(second)]
+    if not _BETWEEN_DATES.match(gap):
+        return []
+    head, tail = question[: question.find(first)], question[at + len(gap) + len(second) :]
+    return [" ".join(f"{head}{d}{tail}".split()) for d in (first, second)]
+
+
 def _then_and_now(question: str) -> list[str]:
     """The question as of its date and as of today, when one clause asks both; [] if not."""
     phrase = date_phrase(question)
     if not phrase or _PART_BREAK.search(question):
         return []  # ('… 며칠이었죠? 그때랑 지금이랑 비교해서': parts of their own)
+    both = _two_dates(question)
+    if both:
+        return both
     at = question.find(phrase) + len(phrase)
     match = _AND_NOW_KO.search(question, at) or _AND_NOW_EN.search(question, at)
     if match is None:
@@ -1238,7 +1289,15 @@ def _split(question: str) -> list[str]:
     whole = detect_intent(question, extract(question))
     orders = whole == "purchase_orders"
     for piece in pieces:
-        earlier = (_back_then(parts[-1], piece) or _back_now(parts[-1], piece)) if parts else ""
+        earlier = (
+            (
+                _back_then(parts[-1], piece)
+                or _back_now(parts[-1], piece)
+                or _other_amount(parts[-1], piece)
+            )
+            if parts
+            else ""
+        )
         if earlier:
             parts.append(earlier)  # '2023년 초에도 같았어?': the part before, as of then
             seen.append(("as_of", (earlier,)))
@@ -1304,6 +1363,8 @@ def _split(question: str) -> list[str]:
             and orders
             and intent in ("search", "purchase_orders", "ceiling")
             and not (ents.title_words or ents.doc_nos)
+            # ('… PO-2025-001 결재권자 누구야? 그리고 딱 500만원짜리면?': an amount of its own)
+            and not (ents.amount is not None and intent == "ceiling")
         ):
             standalone = False  # '구매요청 몇건이고 금액 합계는? 반려된건 뭐야': the same orders
         if (
@@ -1466,6 +1527,20 @@ def _back_then(before: str, piece: str) -> str:
     elif re.match(r"\s*(?:이전|전에|전엔|전까지)", piece[at + len(phrase) :]):
         phrase = f"{phrase} 이전"
     return f"{phrase} {_NOW.sub('', before).strip()}"
+
+
+def _other_amount(before: str, piece: str) -> str:
+    """The purchase before asked again for another amount ('… 4,990,000원짜리면 팀장 전결로
+    되나? 딱 500만원이면?'), when the piece names only that amount; '' otherwise."""
+    spans, given = amount_spans(before), amount_spans(piece)
+    if len(spans) != 1 or len(given) != 1 or detect_intent(before, extract(before)) != "ceiling":
+        return ""
+    start, end, _ = given[0]
+    rest = f"{piece[:start]} {piece[end:]}"
+    if extract(rest).keywords or len(rest.strip(" ?？.!딱만약그럼이면은요")) > 6:
+        return ""
+    at, until, _ = spans[0]
+    return f"{before[:at]}{piece[start:end]}{before[until:]}"
 
 
 def _back_now(before: str, piece: str) -> str:

@@ -631,6 +631,11 @@ KO_PHRASES: dict[str, str] = {
     "과일세트": "선물",
     "과일 세트": "선물",
     "상품권": "선물",
+    # what the rules call requesting in parts ('같은 목적의 구매를 나누어 요청한 경우')
+    "나눠서 올리": "나누어 요청하",
+    "나눠서 신청": "나누어 요청",
+    "나눠서 요청": "나누어 요청",
+    "쪼개서 올리": "나누어 요청하",
     # a café is the public place the remote-work rules speak of
     "카페": "공공장소",
     "커피숍": "공공장소",
@@ -679,6 +684,13 @@ ALIASES: dict[str, str] = {
     "올리면": "신청",
     "올릴": "신청",
     "급하게": "긴급",
+    # away when something needs signing ('내가 휴가가면 결재는 누가 해?'): 부재
+    "휴가가면": "부재",
+    "휴가가서": "부재",
+    "휴가중에": "부재",
+    "휴가중일때": "부재",
+    "비우면": "부재",
+    "자리비우면": "부재",
     "재택날": "재택근무",
     "재택일": "재택근무",
     "급히": "긴급",
@@ -1002,6 +1014,11 @@ CUES: dict[str, tuple[str, ...]] = {
         "take effect yet",
         "in force yet",
         "in effect yet",
+        "already in effect",
+        "already in force",
+        "already effective",
+        "in effect already",
+        "got approved",
         "is that confirmed",
         "is it confirmed",
         "been confirmed",
@@ -1468,6 +1485,7 @@ EVIDENCE_ENDINGS: tuple[str, ...] = tuple(
             "했는데 하는데 했어 했어요 하려면 하려고 하려는 하면 하고 해서 해도 해야 했고 하는 "
             "한 할 되면 되고 돼서 돼도 되는 된 될 되나 되나요 돼요 됐어 됐는데 이면 이고 "
             "인데 인지 이야 는데 은데 려면 려고 으면 "
+            "하는거 하는건 한거 한건 하는지 할지 되는거 된거 "
             "면 고 서 도 요 야 지 나 니 까 어 아 게 죠 는 은 을 를".split()
         ),
         key=len,
@@ -1477,7 +1495,8 @@ EVIDENCE_ENDINGS: tuple[str, ...] = tuple(
 # Pairs that are endings or glue in any sentence ('하는', '있는', '에서'): no evidence.
 EVIDENCE_GLUE: frozenset[str] = frozenset(
     "하는 되는 있는 하여 한다 해야 하고 에서 으로 이나 이면 에게 까지 부터 하면 하게 해서 했는 "
-    "는데 있어 있나 되나 어야 아야 한테 하려 려면 으면 니다 습니 합니 입니 세요 주세".split()
+    "는데 있어 있나 되나 어야 아야 한테 하려 려면 으면 니다 습니 합니 입니 세요 주세 "
+    "는거 는건 한거 한건 는지".split()
 )
 
 # ── Follow-ups (followups.py) ──────────────────────────────────────────────────

@@ -488,8 +488,10 @@ def plan_pending_status(ctx: Ctx) -> Blocks:
         return call(ctx, "pending_revision", {"doc_no": doc_no})
     if result.failed or result.data is None:
         return answer(failure(ctx, result))
-    rows = [p for p in result.data.get("pending") or [] if p.get("doc_no", doc_no) == doc_no]
-    rows = _matching_figure(ctx, rows)
+    every = [p for p in result.data.get("pending") or [] if p.get("doc_no", doc_no) == doc_no]
+    rows = _matching_figure(ctx, every)
+    # ('is the 30-day version in effect?': not yet, and the approved 25-day one comes first)
+    coming = [p for p in every if p not in rows and p.get("status") == "APPROVED"]
     current = ""
     if hit:
         now = cite(ctx, doc_no, hit.get("version"), hit.get("effective_from"))
@@ -566,6 +568,15 @@ def plan_pending_status(ctx: Ctx) -> Blocks:
         lead = ctx.t(
             f"네, {doc_no}에 진행 중인 개정이 {len(live)}건 있습니다: ",
             f"Yes, {doc_no} has {len(live)} revision(s) in progress: ",
+        )
+    for p in coming:
+        parts.append(
+            ctx.t(
+                f"한편 제{p.get('version')}차는 승인되어 {p.get('effective_from')}부터 시행될 "
+                f"예정입니다 ({p.get('summary') or ''}).",
+                f"Meanwhile version {p.get('version')} is approved and takes effect on "
+                f"{p.get('effective_from')} ({p.get('summary') or ''}).",
+            )
         )
     body = " ".join(parts)
     if lead.endswith(". "):

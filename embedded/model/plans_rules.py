@@ -41,7 +41,7 @@ from embedded.model.compose import (
     titled,
     with_titles,
 )
-from embedded.model.conflicts import conflict_note, searched_article, tier_of
+from embedded.model.conflicts import conflict_note, said_text, searched_article, tier_of
 from embedded.model.entities import korean_amount, resolve_relative
 from embedded.model.evidence import (
     MIN_SHARED,
@@ -511,7 +511,8 @@ def _beside(
             )
             continue
         old_text = str(same.get("text") or "")
-        differs = squash(old_text) != squash(now_text)
+        # (a document's management number in brackets is no change of the rule)
+        differs = squash(said_text(same)) != squash(said_text(hit))
         changed = changed or differs
         lines.append(
             ctx.t(
