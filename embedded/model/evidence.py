@@ -64,11 +64,11 @@ def _words(text: str) -> list[frozenset[str]]:
         if not own:
             continue
         # One word said twice ('신청해' and the topic word '신청') is one word.
-        same = next((k for k, w in enumerate(found) if w & own), None)
+        same = next((k for k, w in enumerate(found) if w <= own or own <= w), None)
         if same is None:
-            found.append(own)
-        elif len(own) < len(found[same]):
-            found[same] = own  # the shorter saying is the word ('신청' of '신청해')
+            found.append(own)  # ('승인하는거' and '승인해' share a pair, yet each is met)
+        else:
+            found[same] |= own
     return found
 
 

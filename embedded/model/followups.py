@@ -58,6 +58,15 @@ _DOC_POINTER_EN = re.compile(
     r"|standard|revision)\b",
     re.I,
 )
+_NAMED_VERSION = re.compile(
+    r"\bversion\s*\d{1,2}\b|\bv\d{1,2}\b|제\s*\d{1,2}\s*차|\d{1,2}\s*차\s*개정", re.I
+)
+_WHICH_DOCUMENT = re.compile(
+    r"^(?:which|what)\s+(?:document|regulation|rule|guideline|policy)\s+(?:is|was)\s+"
+    r"(?:that|it|this)(?:\s+(?:in|from))?\b"
+    r"|^(?:그거|그건|그게|이거|이건)\s*(?:어느|무슨|어떤)\s*(?:문서|규정|지침)(?:에\s*있|이야|야|에\s*나와)",
+    re.I,
+)
 _VERSION_POINTER = re.compile(
     r"(?:그|이|해당|그\s*때)\s*(?:판|버전|차수|개정판)(?=[은는이가을를의도에엔\s?.,]|$)"
     r"|\b(?:that|this|the same)\s+version\b",
@@ -144,6 +153,18 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         # the two texts side by side and said which governs; that question again
         return before
     cited = _cited_document(said) or _cited_document(before)
+    if cited and _NAMED_VERSION.search(question) and not extract(question).title_words:
+        # 'And when does the version 5 draft take effect?': a version of the document cited
+        return f"{cited} {_without_marker(question)}"
+    where = _WHICH_DOCUMENT.search(unmarked := _without_marker(question)) if cited else None
+    if where and cited:
+        # 'which document is that in, and what is it based on?': the document cited before
+        rest = unmarked[where.end() :]
+        rest = re.sub(r"\b(?:it|that|this)\b", cited, rest, flags=re.I)
+        rest = re.sub(r"(?:그거|그건|그게|그 문서|그 규정)", cited, rest)
+        return " ".join(
+            f"{cited} {'문서 설명' if extract(question).lang == 'ko' else 'overview'}{rest}".split()
+        )
     title = extract(before).title
     unmarked = _without_marker(question)
     version = _DOC_VERSION.search(said)

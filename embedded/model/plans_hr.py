@@ -838,7 +838,8 @@ def plan_remaining(ctx: Ctx) -> Blocks:
         return answer(
             _left_text(ctx, grant, emp_no, used, ("", "You have ")) + _drafts_text(ctx, grant)
         )
-    if cue(ctx.turn.question, "self") and not ctx.ents.emp_nos and not ranking(ctx):
+    # ('each person on my team': the team's rows, not the asker's own)
+    if asks_about_self(ctx) and not ctx.ents.emp_nos and not ranking(ctx):
         return answer(
             ambiguous_self(
                 ctx,
