@@ -86,6 +86,7 @@ _RECORD_POINTER = re.compile(
 _AMONG = re.compile(
     r"^(?:그\s*중(?:에서?|에)?|그중(?:에서?|에)?|among (?:them|those)|of (?:them|those))\s*", re.I
 )
+_AMONG_EN = re.compile(r"\b(?:which|who|how many)\s+of\s+(?:them|those|these)\b", re.I)
 RECORD_ID = re.compile(r"\b(?:PO-\d{4}-\d{3}|EXP-\d{4}-\d{4})\b")
 _DOC_VERSION = re.compile(
     r"(?<![A-Za-z0-9-])([A-Z]{2,4}-[A-Z]{3}-\d{3})\s*(?:의\s*)?(제\s*\d{1,2}\s*차|version \d{1,2})"
@@ -106,7 +107,9 @@ _THEN_WORDS = re.compile(r"예전엔|예전에는|예전|이전엔|이전에는|
 _POINTER_WORDS = re.compile(r"그거|그건|그게|그걸|이거|that|it", re.I)
 _ASKS_LEFT = re.compile(r"남은|남았|잔여|\bleft\b|remaining", re.I)
 _USAGE_WORDS = re.compile(
-    r"사용\s*현황|사용일수|얼마나\s*썼어?|보여\s*줘|알려\s*줘|\busage\b|\bshow\b", re.I
+    r"사용\s*현황|사용일수|얼마나\s*썼어?|보여\s*줘|알려\s*줘|\busage\b|\bshow\b"
+    r"|(?:쓰는|쓴)\s*사람\s*(?:누구누구야|누구야|누구)?",
+    re.I,
 )
 _ALSO_THAT = re.compile(r"(?:거|것|건)도(?:\s|$|[?？])|\b(?:too|as well)\b", re.I)
 _OWN_WORDS = re.compile(r"(?:^|(?<=\s))(?:내|나의|제)(?=\s)|\bmy\b", re.I)
@@ -210,9 +213,13 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
     if described:
         # 'the transport one - approved yet?': the one listed record the words describe
         return f"{described} {unmarked}"
-    among = _AMONG.match(unmarked)
+    among = _AMONG.match(unmarked) or _AMONG_EN.search(unmarked)
     if among:
-        rest = unmarked[among.end() :]
+        rest = (
+            unmarked[among.end() :]
+            if among.re is _AMONG
+            else f"{unmarked[: among.start()]} which {unmarked[among.end() :]}"
+        )
         if _ASKS_LEFT.search(rest):
             # '그 중에 제일 많이 남은 사람' after the team's usage: days left, not days used
             before = " ".join(_USAGE_WORDS.sub(" ", before).split())

@@ -794,6 +794,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
                 and (_names_leave(q) or _record_word(q))  # 'can the card be used at …' is no record
                 and not (_rule_asked(q) and not _over_group(q))
                 and not _carry(e)
+                # ('제일 많이 쓴 사람은 며칠 남았어?': the days left of those who used most)
+                and not (cue(q, "remaining") and re.search(r"남았|남은|\bleft\b", q))
             )
         ),
     ),

@@ -939,10 +939,27 @@ def _extremes(ctx: Ctx, lefts: dict[str, int], used: dict[str, int], names: dict
         )
 
     low, high = min(lefts.values()), max(lefts.values())
-    return ctx.t(
+    text = ctx.t(
         f"가장 적게 남은 사람: {who(low)} — {low}일. 가장 많이 남은 사람: {who(high)} — {high}일.",
         f"Fewest days left: {who(low)} — {low} days. Most days left: {who(high)} — {high} days.",
     )
+    q = ctx.turn.question.lower()
+    ranked = {e: u for e, u in used.items() if e in lefts}
+    if ranked and re.search(
+        r"(?:제일|가장)\s*(?:많이|적게)\s*(?:쓴|사용)|\b(?:most|least) used\b", q
+    ):
+        # '그 중에 제일 많이 쓴 사람은 며칠 남았어?': the one who used most (or least), named
+        most = not re.search(r"적게|least", q)
+        mark = max(ranked.values()) if most else min(ranked.values())
+        for emp, days in ranked.items():
+            if days == mark:
+                text += ctx.t(
+                    f"\n{'가장 많이' if most else '가장 적게'} 쓴 사람 {names.get(emp, '')} "
+                    f"({emp}, {days}일 사용)의 남은 일수: {lefts[emp]}일.",
+                    f"\n{'Most' if most else 'Least'} used: {names.get(emp, '')} ({emp}, "
+                    f"{days} days used) has {lefts[emp]} days left.",
+                )
+    return text
 
 
 def _person_remaining(

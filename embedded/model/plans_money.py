@@ -922,10 +922,15 @@ def plan_expense(ctx: Ctx) -> Blocks:
         # only a place named supposes one ('청구였으면' is none)
         placed = replace(ctx, ents=replace(ctx.ents, keywords=named[:1]))
         supposed, supposed_as, _ = _region(placed, hits)
+    region, status, exact, over_only = _claim_filters(ctx, supposed)
     for row in rows:
         record = dict(zip(columns, row, strict=False))
         nights = int(record.get("숙박일수") or 0) or 1
         total = int(record.get("금액") or 0)
+        if region and record.get("지역") != region:
+            continue  # '광역시 출장숙박 청구 중에': that region's claims
+        if status and record.get("상태") != status:
+            continue  # 'which of those are still pending?': that status's
         if supposed and supposed != record.get("지역"):
             record["지역"] = ctx.t(
                 f"{supposed_as}{josa(supposed_as, '이었다면', '였다면')} "
@@ -959,9 +964,23 @@ def plan_expense(ctx: Ctx) -> Blocks:
                 f'  Source: {citation} {article} "{clause}"',
             )
         )
+        if (exact and over != 0) or (over_only and over <= 0):
+            lines.pop()  # '딱 상한에 맞춘 건', '초과한 건 다 뽑아줘': only those listed
+            if over > 0:
+                overs.append(over)
+            continue
         if over > 0:
             overs.append(over)
             most = max(most, (over, str(record.get("청구번호"))))
+    if exact:
+        return answer(_exact_lead(ctx, lines) + "\n".join(lines))
+    if not lines and over_only and not overs:
+        return answer(
+            ctx.t(
+                "조건에 맞는 숙박비 청구 중 상한을 넘은 건은 없습니다.",
+                "None of the lodging claims asked about exceeds the cap.",
+            )
+        )
     if not lines:
         return answer(
             ctx.t(
@@ -994,6 +1013,48 @@ def plan_expense(ctx: Ctx) -> Blocks:
         )
     note = _excess_rule(ctx, hits_of(search)) if overs else ""
     return answer(lead + ctx.t(" 청구별 계산:\n", " Per claim:\n") + "\n".join(lines) + note)
+
+
+_EXACT = re.compile(
+    r"딱\s*상한|정확히\s*상한|상한에\s*(?:딱\s*)?맞춰|\bexactly (?:at|the) (?:the )?cap", re.I
+)
+_OVER_LISTED = re.compile(
+    r"(?:초과한|넘은|넘는)\s*(?:건|거|것|청구)|\b(?:went|go|goes|are) over\b|\bexceed(?:ed|s)?\b",
+    re.I,
+)
+_PENDING_WORDS = re.compile(
+    r"승인\s*대기|대기\s*중|\bpending\b|\bawaiting\b|\bnot yet approved\b", re.I
+)
+_APPROVED_WORDS = re.compile(
+    r"승인\s*(?:된|됐|난|완료)|\balready approved\b|\bwere approved\b", re.I
+)
+_REGIONS = {"서울": "서울", "광역시": "광역시", "기타 지역": "기타 지역", "기타지역": "기타 지역"}
+
+
+def _claim_filters(ctx: Ctx, supposed: str) -> tuple[str, str, bool, bool]:
+    """(region, status, exactly at the cap, over the cap only) the question asks for."""
+    q = ctx.turn.question
+    region = ""
+    if not supposed:
+        region = next((r for w, r in _REGIONS.items() if w in q), "")
+        if re.search(r"\bmetropolitan\b", q, re.I):
+            region = "광역시"
+        elif re.search(r"\bseoul\b", q, re.I):
+            region = "서울"
+    status = "승인대기" if _PENDING_WORDS.search(q) else "승인" if _APPROVED_WORDS.search(q) else ""
+    return region, status, bool(_EXACT.search(q)), bool(_OVER_LISTED.search(q))
+
+
+def _exact_lead(ctx: Ctx, lines: list[str]) -> str:
+    if not lines:
+        return ctx.t(
+            "상한 금액과 정확히 같은 숙박비 청구는 없습니다.",
+            "No lodging claim is exactly at the cap.",
+        )
+    return ctx.t(
+        f"상한 금액과 정확히 같게 청구한 건은 {len(lines)}건입니다:\n",
+        f"{len(lines)} claim(s) are exactly at the cap:\n",
+    )
 
 
 _EXCESS_SENTENCE = re.compile(r"[^.。]*초과[^.。]*부담[^.。]*[.。]")
