@@ -1016,6 +1016,8 @@ def detect_intent(question: str, ents: Entities) -> str:
 # '…인지, ', ', and <verb>' (one scan, no backtracking).
 _PART_BREAK = re.compile(
     r"(?<=[?？])\s+|(?<=[가-힣])(?:이랑|랑|하고),\s*|,\s*그리고\s+|(?<=인지),\s+|(?<=[았었였했])고,\s*"
+    # '번호도 알려줘, 서류는 언제까지 내야 돼?': a request, then another question
+    r"|(?<=알려줘),\s*|(?<=알려주세요),\s*|(?<=보여줘),\s*"
     # '2024년 2월엔 몇일이었고 지금은 몇일?': then, and now
     r"|(?<=[았었였했]고)\s+(?=지금|현재|요즘|올해)"
     # (one scan per run of spaces: it starts only where the run does, and is possessive)
@@ -1350,6 +1352,13 @@ def _split(question: str) -> list[str]:
             # '… 숫자가 다르던데 뭐가 맞아?': which of the texts applies, which the answer
             # to the part before says wherever documents disagree
             continue
+        if (
+            parts
+            and ASKS_CONTACT.search(parts[-1])
+            and ents.keywords
+            and all(ASKS_CONTACT.search(k) for k in ents.keywords)
+        ):
+            standalone = False  # '… 문의 어디로 하면 돼? 번호도 알려줘': the same contact
         if parts and re.fullmatch(r"[가-힣]{2,8}도\s*[?？.!]*", piece.strip()):
             standalone = False  # '… 누구야? 입사일도': that too, of the part before
         if parts and not ents.keywords and len(piece.strip(" ?？.!")) <= 6:
@@ -1393,13 +1402,22 @@ def _split(question: str) -> list[str]:
         return parts
     # '육아휴직 한도 며칠이고 신청은 어떻게 해?': a later rule question naming no topic
     # of its own asks about the first part's topic noun.
-    noun = next((k for k in first.keywords if k in TOPIC_WORDS or k in LEAVE_TYPES), "")
+    noun = next(
+        (
+            k
+            for k in first.keywords
+            if (k in TOPIC_WORDS or k in LEAVE_TYPES) and not ASKS_CONTACT.search(k)
+        ),
+        "",
+    )
     if noun:
         parts = [parts[0]] + [p if _names_own_topic(p) else f"{noun} {p}" for p in parts[1:]]
     elif first.keywords:
         # '연말정산 서류 언제까지 내? 문의 전화번호도 알려줘': whom to call about 연말정산;
         # '법인카드 … 등록해야돼? 사용 금지 업종도': the card's other rule
-        subject = first.keywords[0]
+        subject = next(
+            (k for k in first.keywords if not ASKS_CONTACT.search(k)), first.keywords[0]
+        )  # ('연말정산 문의 contact number …': the year-end settlement, not the phone)
         parts = [parts[0]] + [
             f"{subject} {p}"
             if _contact_only(p) or not (_names_own_topic(p) or extract(p).derived)

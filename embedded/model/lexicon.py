@@ -636,6 +636,12 @@ KO_PHRASES: dict[str, str] = {
     "나눠서 신청": "나누어 요청",
     "나눠서 요청": "나누어 요청",
     "쪼개서 올리": "나누어 요청하",
+    # a number shown in part ('왜 가려져서 나와?'): what the rules call showing it masked
+    "가려져서": "가려서 표시",
+    "가려져": "가려서 표시",
+    "가려진": "가려서 표시",
+    "마스킹": "가려서 표시",
+    "별표로": "가려서 표시",
     # a café is the public place the remote-work rules speak of
     "카페": "공공장소",
     "커피숍": "공공장소",

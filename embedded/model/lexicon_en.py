@@ -1172,6 +1172,11 @@ EN_TERMS: dict[str, str] = {
     "paid time off": "연차휴가",
     "vacation": "휴가",
     "vacations": "휴가",
+    # a day off that a date falls on ('what if payday falls on a holiday?') is 휴일
+    "national holiday": "휴일",
+    "on a holiday": "휴일",
+    "that's a holiday": "휴일",
+    "is a holiday": "휴일",
     "holiday": "휴가",
     "holidays": "휴가",
     "day off": "휴가",

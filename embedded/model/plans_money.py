@@ -923,6 +923,7 @@ def plan_expense(ctx: Ctx) -> Blocks:
         placed = replace(ctx, ents=replace(ctx.ents, keywords=named[:1]))
         supposed, supposed_as, _ = _region(placed, hits)
     region, status, exact, over_only = _claim_filters(ctx, supposed)
+    counted = 0  # claims checked against their cap (listed or not)
     for row in rows:
         record = dict(zip(columns, row, strict=False))
         nights = int(record.get("숙박일수") or 0) or 1
@@ -964,6 +965,7 @@ def plan_expense(ctx: Ctx) -> Blocks:
                 f'  Source: {citation} {article} "{clause}"',
             )
         )
+        counted += 1
         if (exact and over != 0) or (over_only and over <= 0):
             lines.pop()  # '딱 상한에 맞춘 건', '초과한 건 다 뽑아줘': only those listed
             if over > 0:
@@ -991,13 +993,13 @@ def plan_expense(ctx: Ctx) -> Blocks:
         )
     lead = (
         ctx.t(
-            f"숙박비 청구 {len(lines)}건 중 {len(overs)}건이 상한을 넘습니다.",
-            f"{len(overs)} of {len(lines)} lodging claim(s) exceed the cap.",
+            f"숙박비 청구 {counted}건 중 {len(overs)}건이 상한을 넘습니다.",
+            f"{len(overs)} of {counted} lodging claim(s) exceed the cap.",
         )
         if overs
         else ctx.t(
-            f"숙박비 청구 {len(lines)}건 모두 상한 이내입니다.",
-            f"All {len(lines)} lodging claim(s) are within the cap.",
+            f"숙박비 청구 {counted}건 모두 상한 이내입니다.",
+            f"All {counted} lodging claim(s) are within the cap.",
         )
     )
     if len(overs) > 1:
