@@ -220,3 +220,51 @@ def test_the_planner_answers_the_follow_up_from_the_tool_result() -> None:
     assert searched and all("부산" in q and "숙박" in q for q in searched)
     assert "110,000원" in text and "광역시" in text
     assert "130,000원입니다" not in text  # Seoul's cap is not Busan's
+
+
+# Follow-ups behind blind sets 42-43 (issue 13).
+_CONFLICT_ANSWER = (
+    "복리후생 운영지침 — HR-GDL-008 제2차의 관련 조항입니다.\n"
+    "참고: 같은 사항을 다르게 정한 문서가 있습니다.\n- 경조금 지급지침 HR-GDL-009 …"
+)
+
+
+def test_which_of_two_disagreeing_texts_applies_asks_the_question_before() -> None:
+    before = ("welfare point 연간 몇 포인트야?", _CONFLICT_ANSWER)
+    asked = "근데 경조금 지급지침엔 100만이라고 돼있던데 which one applies?"
+    assert resolve_followup(asked, (before,)) == before[0]
+
+
+def test_which_one_applies_without_a_disagreement_before_is_left_alone() -> None:
+    before = ("연차 이월 몇일까지 돼?", "연차휴가 운영지침 HR-GDL-002 제2차 제4조: 최대 6일")
+    asked = "근데 경조금 지급지침엔 100만이라고 돼있던데 which one applies?"
+    assert resolve_followup(asked, (before,)) != before[0]
+
+
+def test_which_document_is_that_in_names_the_document_cited() -> None:
+    before = (
+        "What's the rule on code review before deploying to production?",
+        "오픈소스 사용지침 — relevant articles of DEV-GDL-002 version 1: 제6조 코드 리뷰 …",
+    )
+    resolved = resolve_followup("which document is that in, and what is it based on?", (before,))
+    assert resolved.startswith("DEV-GDL-002 overview")
+    assert "what is DEV-GDL-002 based on" in resolved
+
+
+def test_a_version_named_after_a_document_was_cited_is_of_that_document() -> None:
+    before = (
+        "Show me the revision history of the childcare support regulation.",
+        "HR-REG-003 is '육아지원규정' (REGULATION, owned by HR). Version 5 (DRAFT) …",
+    )
+    resolved = resolve_followup("And when does the version 5 draft take effect?", (before,))
+    assert resolved.startswith("HR-REG-003 ")
+
+
+def test_which_of_those_narrows_the_claims_before() -> None:
+    before = (
+        "Show me the business-trip lodging claims that went over the per-night cap.",
+        "5 of 7 lodging claim(s) exceed the cap. - claim EXP-2025-0005 …",
+    )
+    resolved = resolve_followup("Which of those are still pending approval?", (before,))
+    assert resolved.startswith("Show me the business-trip lodging claims")
+    assert "pending approval" in resolved

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from embedded.model.entities import extract
-from embedded.model.intents import detect_intent
+from embedded.model.intents import detect_intent, split_parts
 
 CASES = [
     ("Which regulations derive from the HR rule?", "derived"),
@@ -49,3 +49,39 @@ def test_entities_read_dates_and_amounts_presenters_type() -> None:
     # a date ahead and a weekday are when, never the topic
     assert extract("다음주 월요일 연차 내려면 언제까지?").keywords[0] == "연차"
     assert "부터" not in extract("그럼 담달부터는 달라져?").keywords
+
+
+# Parts behind blind sets 42-43 (issue 13).
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (
+            "2024년 5월에 300만원짜리 노트북 샀을 때랑 지금이랑 결재권자 같아?",
+            [
+                "2024년 5월에 300만원짜리 노트북 샀을 때 결재권자 같아?",
+                "지금 300만원짜리 노트북 샀을 때 결재권자 같아?",
+            ],
+        ),
+        ("출장 숙박비 한도랑 일비 얼마야?", ["출장 숙박비 한도 얼마야?", "출장 일비 얼마야?"]),
+        ("서울이랑 부산 중에 어디가 더 비싸?", ["서울이랑 부산 중에 어디가 더 비싸?"]),
+        ("숙박비 한도랑 일비 합치면 최대 얼마?", ["숙박비 한도랑 일비 합치면 최대 얼마?"]),
+        (
+            "on 2026-12-22 versus 2026-12-23, which limit applies?",
+            ["on 2026-12-22, which limit applies?", "on 2026-12-23, which limit applies?"],
+        ),
+        (
+            "장비 4,990,000원짜리면 팀장 전결로 되나? 딱 500만원이면?",
+            ["장비 4,990,000원짜리면 팀장 전결로 되나?", "장비 500만원짜리면 팀장 전결로 되나?"],
+        ),
+        ("윤도주 대리님 육아휴직 며칠 남았는지 알 수 있어? 같은 팀인데", None),
+    ],
+)
+def test_parts_of_a_question(question: str, parts: list[str] | None) -> None:
+    found = split_parts(question)
+    assert found == (parts or [question])
+
+
+def test_this_months_days_are_dates() -> None:
+    assert extract("이번달 23일 지나면 어떻게 돼?").relative == (0, "tm:23")
+    assert extract("이달 말에 바뀐다던데").relative == (0, "tm:31")
+    assert extract("after the 23rd of this month").relative == (0, "tm:23")
