@@ -27,6 +27,7 @@ from embedded.model.lexicon import (
     STOPWORDS,
     TOPIC_WORDS,
 )
+from embedded.model.romanized import hangul_names
 
 if TYPE_CHECKING:
     from embedded.model.compose import Ctx
@@ -34,15 +35,18 @@ if TYPE_CHECKING:
     from embedded.model.entities import Entities
 
 _IDENTITY = re.compile(r"The person asking is ([^\n()]{1,80}?) \(username [^)\s]{1,64}\)\.")
-_SAFE_NAME = re.compile(r"[가-힣A-Za-z][가-힣A-Za-z ]{0,63}")
+# Letters and spaces, and a hyphen only between letters ('Do-won'; never '--')
+_SAFE_NAME = re.compile(r"(?=.{1,64}\Z)[가-힣A-Za-z](?:[가-힣A-Za-z ]|-(?=[가-힣A-Za-z]))*")
 _HANGUL_WORD = re.compile(r"[가-힣]+")
-_LATIN_NAME = r"([A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2})"
+# ('Kim Do-won', 'Do-hyun Kim': a romanized given name keeps its hyphen)
+_LATIN_NAME = r"([A-Z][a-z]+(?:-[a-z]+)?(?:[ -][A-Z][a-z]+(?:-[a-z]+)?){0,2})"
 _LATIN_PATTERNS = (
     re.compile(_LATIN_NAME + r"'s\b"),
     re.compile(
         r"\b(?:has|did|does|is)\s+" + _LATIN_NAME + r"\s+(?:used|use|taken|take|got|have|left)\b"
     ),
 )
+_ROMANIZED = re.compile(r"\b([A-Z][a-z]+(?:-[a-z]+)? [A-Z][a-z]+(?:-[a-z]+)?)\b")
 EMPLOYEES_VIEW = "semantic.hr.employees"
 """The view names are resolved against."""
 # Words of HR questions that are not names (the planner's vocabulary adds the rest).
@@ -292,6 +296,12 @@ def named_people(question: str) -> list[str]:
             name = " ".join(words)
             if name and name not in found:
                 found.append(name)
+    for match in _ROMANIZED.finditer(question):
+        # 'Which department is Hong Ga-eun in?': a family name beside a given name
+        name = match.group(1)
+        if name not in found and not (set(name.lower().split()) & _EN_NOT_NAMES):
+            if hangul_names(name):
+                found.append(name)
     return [n for n in found if _SAFE_NAME.fullmatch(n)][:6]
 
 
@@ -306,9 +316,15 @@ def quote(name: str) -> str:
     return "'" + name.replace("'", "''") + "'"
 
 
+def looked_up(names: list[str]) -> list[str]:
+    """The names to look up: a romanized one ('Kim Do-won') as the Hangul names it may be."""
+    expanded = [h for n in names for h in (hangul_names(n) if n.isascii() else []) or [n]]
+    return [n for n in dict.fromkeys(expanded) if _SAFE_NAME.fullmatch(n)]
+
+
 def lookup_sql(names: list[str]) -> str:
     """The employee lookup by name (only safe names are ever passed)."""
-    safe = [n for n in names if _SAFE_NAME.fullmatch(n)]
+    safe = looked_up(names)
     where = (
         f"성명 = {quote(safe[0])}"
         if len(safe) == 1

@@ -13,6 +13,7 @@ from embedded.model.people import (
     TEAM_WORDS,
     asked_fields,
     asks_about_self,
+    looked_up,
     lookup_sql,
     named_people,
     people_of,
@@ -36,7 +37,7 @@ def _targets(ctx: Ctx) -> list[str]:
 def _contact_sql(names: list[str]) -> str:
     if not names:
         return _CONTACT_SQL + " ORDER BY 사번"
-    where = " OR ".join(f"성명 = {quote(n)}" for n in names)
+    where = " OR ".join(f"성명 = {quote(n)}" for n in looked_up(names))
     return f"{_CONTACT_SQL} WHERE {where} ORDER BY 사번"
 
 
@@ -267,7 +268,7 @@ def plan_person_field(ctx: Ctx) -> Blocks:
         if numbers:
             where = " OR ".join(f"사번 = '{n}'" for n in numbers if n.isdigit())
         else:
-            where = " OR ".join(f"성명 = {quote(n)}" for n in names)
+            where = " OR ".join(f"성명 = {quote(n)}" for n in looked_up(names))
         sql = _FIELDS.replace(" FROM", ", 연락처 FROM", 1) if "연락처" in fields else _FIELDS
         return call(ctx, "query_hr", {"question_sql": f"{sql} WHERE {where} ORDER BY 사번"})
     if result.failed:

@@ -36,6 +36,7 @@ from embedded.model.people import (
     EMPLOYEES_VIEW,
     HireBound,
     Roster,
+    looked_up,
     lookup_sql,
     named_people,
     people_of,
@@ -108,7 +109,7 @@ def _employees_sql(r: Roster, names: list[str], dept: str | None) -> str:
     columns += [f for f in ("연락처", "비고") if f in r.fields]
     where = []
     if names:
-        where.append("(" + " OR ".join(f"성명 = {quote(n)}" for n in names) + ")")
+        where.append("(" + " OR ".join(f"성명 = {quote(n)}" for n in looked_up(names)) + ")")
     else:
         if dept and dept.isalpha() and dept.isascii():
             where.append(f"부서 = '{dept}'")

@@ -88,3 +88,16 @@ def test_quote_refuses_anything_but_a_plain_name() -> None:
     for bad in ("홍가은\n", "x' OR '1'='1", "", "a;b"):
         with pytest.raises(ValueError):
             quote(bad)
+
+
+def test_romanized_names_are_looked_up_as_the_hangul_names_they_may_be() -> None:
+    from embedded.model.people import looked_up, named_people
+    from embedded.model.romanized import hangul_names
+
+    assert "김도원" in hangul_names("Kim Do-won")
+    assert "김도현" in hangul_names("Do-hyun Kim")
+    assert "김도현" in hangul_names("Kim Dohyeon")
+    assert hangul_names("Seoul Trip") == []
+    assert named_people("Which department is Hong Ga-eun in?") == ["Hong Ga-eun"]
+    assert named_people("What is the Seoul lodging cap in May 2024?") == []
+    assert "홍가은" in looked_up(["Hong Ga-eun"])
