@@ -126,6 +126,8 @@ def _about_orders(q: str, e: Entities) -> bool:
     )  # 'the 42M won … PO', 'PO중에', 'PO들'
     if orders and any(w in lowered for w in ("status", "상태", "어떻게 됐", "진행 상황")):
         return True  # an order's status: the records, whatever amount names it
+    if orders and e.amount is None and named_people(q):
+        return True  # "Kim Do-hyun's laptop purchase order": that person's orders
     record = any(
         w in lowered
         for w in (

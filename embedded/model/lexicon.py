@@ -895,6 +895,12 @@ CUES: dict[str, tuple[str, ...]] = {
         "before the revision",
         "before the change",
         "before it changed",
+        "before that",
+        "the limit before",
+        "used to be",
+        "그 전엔",
+        "그전엔",
+        "그 전에는",
         "previous version",
         "prior version",
         "비교",
@@ -1523,7 +1529,8 @@ FOLLOW_UP_GENERIC: frozenset[str] = frozenset(
     "이후 이전에 후에 적용 적용돼 적용되나 적용되는 다음 그다음 next "
     "apply applies 바뀐다며 바뀐다던데 바뀐대 바뀐다고 달라진다며 개정 전엔 개정전엔 전엔 "
     "남은건 남은거 남은 잔여 위 위에 위는 위에는 그위는 거도 것도 건도 그래서 실제로 실제로는 "
-    "확인 confirmed downstream 기준으론 기준으로는 기준으로 이후엔 이후에는 둘다".split()
+    "확인 confirmed downstream 기준으론 기준으로는 기준으로 이후엔 이후에는 둘다 "
+    "제출 제출했으면 올렸으면 냈으면 신청했으면".split()
 )
 # What a leave rule says about the leave ('그리고 안쓴거 이월 됨?' asks it of the leave
 # named before): a part naming only these and no leave of its own borrows that leave.

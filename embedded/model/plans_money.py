@@ -38,7 +38,7 @@ from embedded.model.lexicon import (
     PLACES,
     SPLIT_PURCHASE_WORDS,
 )
-from embedded.model.people import named_people, records_call
+from embedded.model.people import looked_up, named_people, records_call
 from embedded.model.plans_hr import named_targets, table
 from embedded.model.plans_rules import as_of
 
@@ -1198,7 +1198,7 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
     in_status = of_status(ctx, columns, rows)
     if not apart:
         rows = in_status
-    whose = set(named_people(ctx.turn.question))
+    whose = set(looked_up(named_people(ctx.turn.question)))  # (a romanized name too)
     if whose and "성명" in columns:
         # '노민준 발주한 거': that person's orders, when the caller may see any of them.
         at = columns.index("성명")
