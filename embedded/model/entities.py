@@ -662,7 +662,7 @@ def _verb_noun(word: str) -> str:
 
 _BEFORE_MONTH = re.compile(
     r"\bbefore\s++(?:the\s++)?(?:" + _MONTH_NAMES + r")\.?\s++(?:\d{1,2},?\s++)?\d{4}\b"
-    r"|\d{4}\s*년\s*\d{1,2}\s*월\s*(?:이전|전에|전엔|전까지|전에는)",
+    r"|\d{4}\s*년\s*\d{1,2}\s*월\s*(?:이전|전에|전엔|전까지|전에는|전\s*기준|전이면|전이었으면|전\b)",
     re.I,
 )
 _BEFORE_YEAR = re.compile(

@@ -58,6 +58,7 @@ _DOC_POINTER_EN = re.compile(
     r"|standard|revision)\b",
     re.I,
 )
+_BEFORE_THAT = re.compile(r"\bbefore that\b|그\s?전(?:엔|에는)|\bwhat was it before\b", re.I)
 _NAMED_VERSION = re.compile(
     r"\bversion\s*\d{1,2}\b|\bv\d{1,2}\b|제\s*\d{1,2}\s*차|\d{1,2}\s*차\s*개정", re.I
 )
@@ -176,7 +177,11 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         label = title or f"{version.group(1)} {version.group(2)}"
         return " ".join(_VERSION_POINTER.sub(f" {label} ", unmarked, count=1).split())
     if (
-        any(c in unmarked.lower() for c in CUES["version_compare"])
+        (
+            any(c in unmarked.lower() for c in CUES["version_compare"])
+            # ('and what was the limit before that?': after a rule, the version before)
+            or _BEFORE_THAT.search(unmarked) is not None
+        )
         and _names_nothing(_THEN_WORDS.sub(" ", _POINTER_WORDS.sub(" ", unmarked)), of=before)
         and not title
     ):

@@ -260,7 +260,12 @@ def _purchase(q: str) -> bool:
     lowered = q.lower()
     for word in DEPARTMENTS:
         lowered = lowered.replace(word, " ")
+    if _CLAIMED.search(lowered):
+        return False  # '교통비 128,000원 청구한거 결재하려는데': an expense claim, no purchase
     return cue(lowered, "purchase")
+
+
+_CLAIMED = re.compile(r"청구|교통비|식대|출장비|숙박비|\bclaim|\bexpense report|\breimburse")
 
 
 _LIMIT_ASKED = ("얼마까지", "얼마", "금액", "how much", "amount", "up to", "limit", "한도")
@@ -611,7 +616,15 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ),
     # 'Does the company reimburse mobile phone bills?', '휴대폰 요금 지원돼?': a benefit
     # asked, not anyone's phone number
-    ("search", lambda q, e: BENEFIT_ASKED.search(q) is not None and not named_people(q)),
+    # ('max hotel reimbursement for 3 nights in Busan': the lodging cap, below)
+    (
+        "search",
+        lambda q, e: (
+            BENEFIT_ASKED.search(q) is not None
+            and not named_people(q)
+            and not any(w in q.lower() for w in _LODGING)
+        ),
+    ),
     # '영업팀 명단이랑 직급', 'who on my team joined after 2022', '허은빈 입사일이랑 연락처':
     # a list or filter of employees (or several fields), no rule to state (people.py).
     # 'Our team needs a 10,000,000 KRW server upgrade. Who has to sign off?': a purchase's
@@ -748,7 +761,11 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
         "ceiling",
         lambda q, e: (
             (_purchase(q) and (e.amount is not None or cue(q, "approver_asked")))
-            or (e.amount is not None and cue(q, "approval_ceiling"))
+            or (
+                e.amount is not None
+                and cue(q, "approval_ceiling")
+                and not _CLAIMED.search(q.lower())  # (a claim approved is no purchase)
+            )
         ),
     ),
     # The expense plan answers lodging caps and claims against them; another
@@ -1025,7 +1042,7 @@ _PART_BREAK = re.compile(
     # (one scan per run of spaces: it starts only where the run does, and is possessive)
     r"|(?<!\s),?\s++and\s+(?=(?:are|is|was|were|do|does|did|what|whats|what's|how|which|who|when|can|will|would|could|should|has|have|had)\b)"
     # '며칠이고 신청은', '누가 결재하고 급할 땐', '뭐고 개정': a clause ends on -고
-    r"|(?:(?<=이고)|(?<=되고)|(?<=하고)|(?<=뭐고)|(?<=얼마고)|(?<=이며)),?\s+",
+    r"|(?:(?<=이고)|(?<=되고)|(?<=하고)|(?<=뭐고)|(?<=얼마고)|(?<=누구고)|(?<=이며)),?\s+",
     re.I,
 )
 _MAX_PARTS = 4
@@ -1546,7 +1563,7 @@ def _back_then(before: str, piece: str) -> str:
     at = piece.find(phrase)
     if piece[:at].rstrip().lower().endswith("before"):
         phrase = f"before {phrase}"  # 'the threshold before July 2024': the day before it
-    elif re.match(r"\s*(?:이전|전에|전엔|전까지)", piece[at + len(phrase) :]):
+    elif re.match(r"\s*(?:이전|전에|전엔|전까지|전(?=\s|$|이))", piece[at + len(phrase) :]):
         phrase = f"{phrase} 이전"
     return f"{phrase} {_NOW.sub('', before).strip()}"
 

@@ -127,9 +127,9 @@ EN_TO_KO: dict[str, str] = {
     "funeral": "경조금",
     "bar": "유흥업소",
     "nightclub": "유흥업소",
-    "gift card": "선물",
-    "gift certificate": "선물",
-    "gift voucher": "선물",
+    "gift card": "상품권 선물",
+    "gift certificate": "상품권 선물",
+    "gift voucher": "상품권 선물",
     "external course": "교육",
     "training course": "교육",
     "courses": "교육",
@@ -537,6 +537,9 @@ TOPIC_WORDS: frozenset[str] = frozenset(
     {
         "육아휴직",
         "연차",
+        "일비",
+        "교통비",
+        "식비",
         "연차휴가",
         "병가",
         "이월",
@@ -630,7 +633,7 @@ KO_PHRASES: dict[str, str] = {
     "선물세트": "선물",
     "과일세트": "선물",
     "과일 세트": "선물",
-    "상품권": "선물",
+    "상품권": "상품권 선물",  # (a gift, and what the card may not buy)
     # what the rules call requesting in parts ('같은 목적의 구매를 나누어 요청한 경우')
     "나눠서 올리": "나누어 요청하",
     "나눠서 신청": "나누어 요청",
@@ -895,12 +898,8 @@ CUES: dict[str, tuple[str, ...]] = {
         "before the revision",
         "before the change",
         "before it changed",
-        "before that",
         "the limit before",
         "used to be",
-        "그 전엔",
-        "그전엔",
-        "그 전에는",
         "previous version",
         "prior version",
         "비교",
@@ -1444,7 +1443,9 @@ BEYOND_THE_TOOLS: tuple[str, ...] = (
     r"(?:메일|이메일|문자|메시지)\s*(?:좀\s*)?보내",
     r"\b(?:apply|submit|book|file|send|register)\b.{0,40}\bfor me\b",
     r"\bcan you (?:book|reserve|schedule|order|send|email|call|write)\b",
-    r"\b(?:write|compose) (?:me )?(?:a|an)\b.{0,30}\b(?:poem|song|story|joke|essay)\b",
+    r"\b(?:write|compose) (?:me )?(?:a|an)\b.{0,30}"
+    r"\b(?:poem|song|story|joke|essay|haiku|limerick)\b",
+    r"\btranslate\b.{0,60}\b(?:into|to)\b|번역\s*(?:좀\s*)?(?:해|해줘|해 줘|부탁)",
     r"\b(?:any tips|give me tips|cheer me up)\b",
     r"\btell me (?:a|another) (?:joke|story|riddle)\b",
     r"(?:메일|이메일|초안|보고서|공지문?).{0,12}(?:써|작성해)\s*(?:줘|주세요|줄래)",
@@ -1454,7 +1455,10 @@ BEYOND_THE_TOOLS: tuple[str, ...] = (
     r"기분.{0,12}(?:어떻게|어케)\s*해야",
     r"(?:영화|movie|음악|노래|책|맛집|드라마).{0,12}추천|추천.{0,8}(?:영화|movie|노래)",
     # spreadsheet and office-tool how-tos, formulas and code written for the asker
-    r"엑셀|\bexcel\b|스프레드시트|spreadsheet|vlookup|피벗|\bpivot table|파워포인트|\bppt\b"
+    # ('직원 주민번호 전부 엑셀로 뽑아줘' asks for records, which the platform decides)
+    r"(?:엑셀|\bexcel\b|스프레드시트|spreadsheet)(?:에서|에)?\s.{0,30}"
+    r"(?:방법|하는 법|수식|함수|\bformula|\bhow to)"
+    r"|vlookup|피벗|\bpivot table|파워포인트|\bppt\b"
     r"|수식\s*(?:좀\s*)?(?:짜|만들|써)|(?:코드|스크립트|쿼리)\s*(?:좀\s*)?(?:짜|짜줘|만들어)"
     r"|\bwrite (?:me )?(?:a |some )?(?:code|script|formula|macro)\b",
     # games and idle chat ('끝말잇기 하자', 'let's play')
@@ -1530,6 +1534,7 @@ FOLLOW_UP_GENERIC: frozenset[str] = frozenset(
     "apply applies 바뀐다며 바뀐다던데 바뀐대 바뀐다고 달라진다며 개정 전엔 개정전엔 전엔 "
     "남은건 남은거 남은 잔여 위 위에 위는 위에는 그위는 거도 것도 건도 그래서 실제로 실제로는 "
     "확인 confirmed downstream 기준으론 기준으로는 기준으로 이후엔 이후에는 둘다 "
+    "버전에선 버전에서는 버전엔 판에선 "
     "제출 제출했으면 올렸으면 냈으면 신청했으면".split()
 )
 # What a leave rule says about the leave ('그리고 안쓴거 이월 됨?' asks it of the leave

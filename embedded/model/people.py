@@ -52,6 +52,21 @@ EMPLOYEES_VIEW = "semantic.hr.employees"
 # Words of HR questions that are not names (the planner's vocabulary adds the rest).
 _NOT_NAMES = frozenset(
     {
+        # a verb made adjective ('2025년 2월에 육아휴직 신청한 직원'), '나와있는' (is written)
+        "신청한",
+        "사용한",
+        "입사한",
+        "퇴사한",
+        "승인한",
+        "제출한",
+        "요청한",
+        "청구한",
+        "신고한",
+        "나와있",
+        "나와있는",
+        "나와있어",
+        "나와있나",
+        "적혀있는",
         # head counts ('부서별 인원수', '총 인원'): 인 is a surname, 인원수 no name
         "인원수",
         "인원은",

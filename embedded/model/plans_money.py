@@ -124,6 +124,14 @@ def _on(ctx: Ctx) -> tuple[str, str]:
     return (f"{when} 기준 ", f"On {when}, ") if when else ("", "")
 
 
+_VAT_APART = re.compile(
+    r"\+\s*(?:vat|부가세|부가가치세)|(?:vat|부가세|부가가치세)\s*(?:별도|제외|미포함|빼고)"
+    r"|\b(?:plus|excluding|before|excl\.?)\s+vat\b|\bvat (?:not included|excluded|extra)\b",
+    re.I,
+)
+"""An amount given without its VAT ('4,800,000원 + VAT', 'VAT 별도')."""
+
+
 def plan_ceiling(ctx: Ctx) -> Blocks:
     """Who approves a purchase of a given amount, from the ceilings in the guideline."""
     step, ctx, search = _searched(ctx, " ".join([*ctx.ents.keywords, "결재", "금액"]))
@@ -147,6 +155,13 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
             f"같은 목적의 구매를 나누어 올리면 합산한 금액으로 봅니다: {added} = {amount:,}원. ",
             f"Parts of one purchase requested separately count together: {added} = "
             f"{amount:,} won. ",
+        )
+    if amount is not None and not summed_parts and _VAT_APART.search(ctx.turn.question):
+        # '4,800,000원 + VAT': the guideline counts the total with VAT (제3조)
+        net, amount = amount, amount * 11 // 10
+        summed_parts = ctx.t(
+            f"구매 금액은 부가가치세를 포함한 총액으로 봅니다: {net:,}원 × 1.1 = {amount:,}원. ",
+            f"The amount counts with VAT included: {net:,} × 1.1 = {amount:,} won. ",
         )
     hits = [h for h in hits_of(search) if amounts_in(str(h.get("text")))]
     for hit in hits:
@@ -361,6 +376,10 @@ def _negated_places(question: str) -> set[str]:
     return (english | set(_NEGATED_KO.findall(question))) - {""}
 
 
+_PLACE_LIKE = re.compile(r"[가-힣]{1,5}(?:특별시|광역시|시|군|도|읍|면)")
+"""A Korean place name by its ending ('춘천시', '양평군', '강원도')."""
+
+
 def _region(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, str, str]:
     """(word to look the cap up by, place as asked, note on how it was placed)."""
     texts = " ".join(str(h.get("text")) for h in hits)
@@ -388,9 +407,9 @@ def _region(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, str, str]:
         return place, _english_name(ctx, place), ""
     # a place the guideline does not list ('제주', 'Sejong'): a Korean word, as written or
     # as an English place name reads in Korean
-    unknown = [p for p in places if p not in texts and p in PLACES]
-    if ctx.ents.lang == "ko":
-        unknown = [p for p in places if p not in texts]
+    # (a word the guideline does not list is a place only when it reads as one: '어케',
+    # 'how', had been costed as 기타 지역)
+    unknown = [p for p in places if p not in texts and (p in PLACES or _PLACE_LIKE.fullmatch(p))]
     other = _other_category(hits) if unknown else None
     if unknown and other:
         name = _english_name(ctx, unknown[0])

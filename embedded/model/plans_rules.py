@@ -1564,6 +1564,11 @@ def _times_count(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
     if asked is None:
         return ""
     count, unit = int(asked.group(1)), _UNIT_EN.get(asked.group(2).lower(), asked.group(2))
+    rates = {
+        (m.group(1), m.group(2)) for h in quoted for m in _PER_UNIT.finditer(str(h.get("text")))
+    }
+    if len({r for u, r in rates if u == unit}) > 1:
+        return ""  # '서울 1박당 100,000원, 광역시 1박당 90,000원': which one is not ours to pick
     for hit in quoted:
         rate = _PER_UNIT.search(str(hit.get("text")))
         if rate and rate.group(1) == unit:
