@@ -503,8 +503,21 @@ def _hire_extreme_asked(q: str) -> bool:
 _IN_FLIGHT = ("개정안", "draft", "pending", "upcoming", "예정", "진행 중", "진행중")
 
 
-_PROCESS_WORDS = ("어떻게", "처리", "절차", "누가", "누구")
-_PROCESS_EN = re.compile(r"\b(?:how|who|handled|what happens|if someone|procedure)\b")
+_PROCESS_WORDS = (
+    "어떻게",
+    "처리",
+    "절차",
+    "누가",
+    "누구",
+    "아무나",
+    "누구나",
+    "할 수 있",
+    "되나",
+    "돼?",
+)
+_PROCESS_EN = re.compile(
+    r"\b(?:how|who|handled|what happens|if someone|procedure|anyone|can i|can we)\b"
+)
 
 
 _ABOUT_REQUESTS = (
@@ -814,7 +827,7 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
                 and not (_rule_asked(q) and not _over_group(q))
                 and not _carry(e)
                 # ('제일 많이 쓴 사람은 며칠 남았어?': the days left of those who used most)
-                and not (cue(q, "remaining") and re.search(r"남았|남은|\bleft\b", q))
+                and not (cue(q, "remaining") and re.search(r"남았|남은|잔여|\bleft\b", q))
             )
         ),
     ),
@@ -1610,8 +1623,8 @@ def _names_own_topic(part: str) -> bool:
         return True
     if _contact_only(part):
         return False  # '문의 전화번호도 알려줘': whom to call about the first part's topic
-    if any(k in TOPIC_WORDS or k in LEAVE_TYPES for k in ents.keywords):
-        return True
+    if any(k in TOPIC_WORDS or k in LEAVE_TYPES or k in _OTHER_TRIP_COSTS for k in ents.keywords):
+        return True  # ('… and the daily allowance?': 일비 is a topic of its own)
     # '그리고 휴게시간은 몇시부터?': a long noun of its own is its topic ('신청은 어떻게
     # 해?' names none: it asks about the first part's)
     if any(

@@ -66,6 +66,9 @@ _NOT_NAMES = frozenset(
         "나와있는",
         "나와있어",
         "나와있나",
+        "주차비",
+        "주차",
+        "주차장",
         "적혀있는",
         # head counts ('부서별 인원수', '총 인원'): 인 is a surname, 인원수 no name
         "인원수",

@@ -1361,6 +1361,9 @@ def _numbered_document(ctx: Ctx) -> tuple[Ctx, Blocks | None]:
     return replace(ctx, ents=ents), None
 
 
+_HANGUL_WORDS = re.compile(r"[가-힣]{2,}")
+
+
 def plan_search(ctx: Ctx) -> Blocks:
     """Find the regulation the question is about and quote what it says."""
     if _names_nothing(ctx) or _only_points_back(ctx):
@@ -1369,13 +1372,15 @@ def plan_search(ctx: Ctx) -> Blocks:
     if step:
         return step
     if not (ctx.ents.keywords or ctx.ents.title_words or ctx.ents.doc_nos):
-        # Nothing in the question names a topic: searching for it would quote
-        # whatever ranks first, a rule stated for a question never understood.
-        if not _plain_english(ctx.turn.question):
+        # Nothing in the question names a topic the lexicon knows. The question as
+        # written is searched; an article is quoted only when it meets the question's
+        # own words as strongly as ``answering`` demands ('규정 개정 요청은 아무나 할 수
+        # 있는거야?' is met by 제5조 개정 요청), never whatever ranks first.
+        korean = not _plain_english(ctx.turn.question)
+        if korean and (
+            points_back(ctx.turn.question) or not _HANGUL_WORDS.search(ctx.turn.question)
+        ):
             return answer(not_understood(ctx))
-        # 'Is there a dress code?': a plain question on a topic the lexicon does not
-        # know. The regulations are searched for it; no hit is quoted (no word of the
-        # question could pick one), so the honest answer is that they do not cover it.
         step = first_search(ctx, ctx.turn.question)
         if step:
             return step
@@ -1384,6 +1389,13 @@ def plan_search(ctx: Ctx) -> Blocks:
             return answer(failure(ctx, search))
         if points_back(ctx.turn.question):
             return answer(not_understood(ctx))
+        answered = answering(ctx.turn.question, hits_of(search)) if korean else []
+        if answered:
+            return quote_articles(ctx, answered)
+        if korean:
+            return answer(not_understood(ctx))
+        # 'Is there a dress code?': a plain question on a topic the lexicon does not
+        # know, searched; no hit is quoted, so the regulations do not cover it.
         return answer(not_covered(ctx, ctx.turn.question.strip()))
     benefit = BENEFIT_ASKED.search(ctx.turn.question) is not None
     # ('휴대폰 요금 지원돼?' asks a benefit: the phone is its subject, no one to call)
