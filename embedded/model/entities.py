@@ -526,6 +526,10 @@ _NOUNS_IN_GA = ("휴가", "평가", "대가", "국가", "단가", "원가", "물
 """Nouns that end in 가 themselves (the subject particle 가 ends the others)."""
 
 
+_RELATION_HEADS = frozenset({"상위", "하위", "근거", "관련", "모든", "전체", "해당", "위", "밑"})
+"""Heads that make a regulation word a relation ('상위규정'), not a document's title."""
+
+
 def _korean_title(question: str) -> tuple[str | None, list[str]]:
     found = list(_WORD.finditer(question))
     words = [m.group() for m in found]
@@ -534,6 +538,8 @@ def _korean_title(question: str) -> tuple[str | None, list[str]]:
         suffix = next((s for s in TITLE_SUFFIXES if word.endswith(s)), None)
         if suffix is None or not _HANGUL.search(word):
             continue
+        if word[: -len(suffix)] in _RELATION_HEADS:
+            continue  # '상위규정까지 알려줘': the documents above, no title
         parts = [word]
         if i > 0:
             before = words[i - 1]

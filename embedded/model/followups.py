@@ -58,6 +58,7 @@ _DOC_POINTER_EN = re.compile(
     r"|standard|revision)\b",
     re.I,
 )
+_RANKED = re.compile(r"\b(?:fewest|most|least)\b|제일|가장|젤", re.I)
 _BEFORE_THAT = re.compile(r"\bbefore that\b|그\s?전(?:엔|에는)|\bwhat was it before\b", re.I)
 _NAMED_VERSION = re.compile(
     r"\bversion\s*\d{1,2}\b|\bv\d{1,2}\b|제\s*\d{1,2}\s*차|\d{1,2}\s*차\s*개정", re.I
@@ -230,6 +231,16 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
             before = " ".join(_USAGE_WORDS.sub(" ", before).split())
         # '그 중 제일 큰 건은 …': the earlier question narrowed (one question, not two)
         return f"{before.rstrip('?？!. ')} {rest}"
+    if (
+        _ASKS_LEFT.search(unmarked)
+        and _RANKED.search(unmarked)
+        and _ASKS_DAYS.search(before)
+        and _names_nothing(_RANKED.sub(" ", unmarked), of=before)
+    ):
+        # 'Who has the fewest days left?' after the team's childcare leave used: days left
+        # of the same records, ranked
+        before = " ".join(_USAGE_WORDS.sub(" ", before).split())
+        return f"{before.rstrip('?？!. ')} {unmarked}"
     body = unmarked
     swapped = _swap_into(before, body) if _short_follow_up(question, body) else None
     if swapped:

@@ -128,6 +128,12 @@ def _about_orders(q: str, e: Entities) -> bool:
         return True  # an order's status: the records, whatever amount names it
     if orders and e.amount is None and named_people(q):
         return True  # "Kim Do-hyun's laptop purchase order": that person's orders
+    if (
+        orders
+        and e.amount is None
+        and re.search(r"\bmy\b|\bour\b|(?<![가-힣])(?:내|제|우리)\s", lowered)
+    ):
+        return True  # 'who has to approve my dev server expansion PO?': the asker's orders
     record = any(
         w in lowered
         for w in (

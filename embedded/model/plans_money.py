@@ -1218,6 +1218,8 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
     if not apart:
         rows = in_status
     whose = set(looked_up(named_people(ctx.turn.question)))  # (a romanized name too)
+    if not whose and ctx.asker and re.search(r"\bmy\b|(?<![가-힣])(?:내|제)\s", ctx.turn.question):
+        whose = {ctx.asker}  # 'my … PO': the asker's own orders
     if whose and "성명" in columns:
         # '노민준 발주한 거': that person's orders, when the caller may see any of them.
         at = columns.index("성명")

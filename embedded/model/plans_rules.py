@@ -210,6 +210,26 @@ _PAYING = re.compile(r"지급|지원|부담|정산|보상|수당|비용|환급|�
 """Words of an article that pays for something (a benefit asked is answered by one)."""
 
 
+_SHARE = re.compile(r"(\d{1,3})\s?(?:퍼센트|%|프로)")
+
+
+def share_of(ctx: Ctx, hits: list[dict[str, Any]]) -> str:
+    """'교육비 120만원이면 얼마 지원해줘?' under '90퍼센트를 지원': that share of the amount
+    asked, worked out, when the articles quoted state one share; '' otherwise."""
+    asked = ctx.ents.amount
+    if not asked or not re.search(r"얼마|how much|\bamount\b", ctx.turn.question.lower()):
+        return ""
+    shares = {int(m.group(1)) for h in hits for m in _SHARE.finditer(str(h.get("text") or ""))}
+    if len(shares) != 1:
+        return ""
+    share = shares.pop()
+    part = asked * share // 100
+    return ctx.t(
+        f"\n물어보신 금액으로 계산하면 {asked:,}원 × {share}% = {part:,}원입니다.",
+        f"\nFor the amount asked: {asked:,} won × {share}% = {part:,} won.",
+    )
+
+
 def against_limit(ctx: Ctx, hits: list[dict[str, Any]]) -> str:
     """'5만원짜리 받아도 돼?' under '3만원 이하': whether the amount asked is within the
     one upper limit the articles quoted state, with both figures; '' otherwise."""
@@ -276,6 +296,7 @@ def quote_articles(
             else f"The article that answers this:\n{body}",
         )
         + against_limit(ctx, hits)
+        + share_of(ctx, hits)
         + date_note(ctx, hits[0])
         + conflict
     )
@@ -1554,6 +1575,7 @@ def plan_search(ctx: Ctx) -> Blocks:
             f"{english}:\n{body}",
         )
         + against_limit(ctx, quoted)
+        + share_of(ctx, quoted)
         + date_note(ctx, top)
         + conflict
         + _restricted_note(ctx, quoted)
