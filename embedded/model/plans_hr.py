@@ -944,6 +944,17 @@ def _extremes(ctx: Ctx, lefts: dict[str, int], used: dict[str, int], names: dict
         f"Fewest days left: {who(low)} — {low} days. Most days left: {who(high)} — {high} days.",
     )
     q = ctx.turn.question.lower()
+    top = re.search(r"(?<!\d)([2-9])\s*명|\btop\s*([2-9])\b|\b([2-9]) (?:people|employees)\b", q)
+    if top and len(lefts) > int(next(g for g in top.groups() if g)):
+        # '연차 제일 많이 남은 사람 3명만': that many, in order
+        count = int(next(g for g in top.groups() if g))
+        fewest = re.search(r"적게|적은|fewest|least", q) is not None
+        order = sorted(lefts, key=lambda e: (lefts[e] if fewest else -lefts[e], e))[:count]
+        listed = ", ".join(f"{names.get(e, '')} ({e}) {lefts[e]}" for e in order)
+        text += ctx.t(
+            f"\n남은 일수가 가장 {'적은' if fewest else '많은'} {count}명: {listed} (일).",
+            f"\nThe {count} with the {'fewest' if fewest else 'most'} days left: {listed} (days).",
+        )
     ranked = {e: u for e, u in used.items() if e in lefts}
     if ranked and re.search(
         r"(?:제일|가장)\s*(?:많이|적게)\s*(?:쓴|사용)|\b(?:most|least) used\b", q
