@@ -374,7 +374,10 @@ _THIS_MONTH = re.compile(
 )
 """'이번달 23일', '이달 말', 'the end of this month': a day of the platform's month."""
 _NEXT_YEAR = re.compile(
-    r"내년\s*(?:(\d{1,2})\s*월)?|\bnext\s+(?:year\b|(" + _MONTH_NAMES + r")\b)", re.I
+    # ('내년으로 넘길 수 있어?', 'carry over to next year': where days go, no date asked)
+    r"내년(?!\s*(?:으로|로)\s*[^?？.]{0,12}?(?:넘|이월|가져))\s*(?:(\d{1,2})\s*월)?"
+    r"|(?<!to )\bnext\s+(?:year\b|(" + _MONTH_NAMES + r")\b)",
+    re.I,
 )
 
 

@@ -1053,7 +1053,10 @@ def detect_intent(question: str, ents: Entities) -> str:
 # Where a question of several parts divides: a sentence end, '…랑,' / '…이랑,', ', 그리고',
 # '…인지, ', ', and <verb>' (one scan, no backtracking).
 _PART_BREAK = re.compile(
-    r"(?<=[?？])\s+|(?<=[가-힣])(?:이랑|랑|하고),\s*|,\s*그리고\s+|(?<=인지),\s+|(?<=[았었였했])고,\s*"
+    r"(?<=[?？])\s+|(?<=[가-힣])(?:이랑|랑|하고),\s*|,\s*(?:그리고|그리구|글구)\s+|(?<=인지),\s+"
+    r"|(?<=[았었였했])고,\s*"
+    # '몇개 남았는지랑 반차 …': a question in -는지, then another
+    r"|(?<=는지)(?:랑|이랑|하고)\s+"
     # '번호도 알려줘, 서류는 언제까지 내야 돼?': a request, then another question
     r"|(?<=알려줘),\s*|(?<=알려주세요),\s*|(?<=보여줘),\s*"
     # '2024년 2월엔 몇일이었고 지금은 몇일?': then, and now
