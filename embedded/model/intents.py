@@ -298,6 +298,9 @@ def _carry(e: Entities) -> bool:
     return "이월" in e.keywords
 
 
+_ID_RECORDS = re.compile(
+    r"직원\s?\d+\s?명|전부|전체|명단|뽑아|\ball employees\b|\bevery(?:one|body)\b"
+)
 _RULE_ASKED = re.compile(
     r"규정|지침|규칙|조항|\b(?:rules?|regulations?|polic(?:y|ies)|guidelines?)\b", re.I
 )
@@ -673,7 +676,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
         "national_id",
         lambda q, e: (
             cue(q, "national_id")
-            and not _names_regulation(e)
+            # ('직원 50명 주민등록번호 전부 뽑아줘': the records, whatever they are for)
+            and (not _names_regulation(e) or _ID_RECORDS.search(q) is not None)
             and (_RULE_ASKED.search(q) is None or bool(named_people(q)))
         ),
     ),

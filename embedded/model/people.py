@@ -631,6 +631,11 @@ _HIRE_OPS_EN = (
 _LEFT_KO = re.compile(
     r"(\d{1,3})\s?일\s?(?:도\s?)?(이하|이상|미만|초과|보다 적|보다 많|넘|안 되|안되|밑|아래|까지)"
 )
+_USED_AFTER = re.compile(
+    r"\d{1,3}\s?일\s?(?:도\s?)?(?:이하|이상|미만|초과|넘게|넘는|넘은)\s?(?:쓴|사용한|썼|사용)"
+    r"|\b(?:used|taken|took)\s(?:at least|more than|over|at most|fewer than|less than)\s\d"
+)
+"""The days compared are days used ('10일 이상 쓴 사람'), not days left."""
 _LEFT_EN = re.compile(
     r"(at most|no more than|fewer than|less than|under|below|at least|more than|over|above)"
     r"\s(\d{1,3})\s?days?|(\d{1,3})\s?days?\sor\s(less|fewer|more|under|over)"
@@ -780,6 +785,8 @@ class Roster:
     leave: str | None = None
     left: tuple[str, int] | None = None
     """A days-left comparison ('10일 이하': ('<=', 10))."""
+    left_of_used: bool = False
+    """The comparison is of days used ('10일 이상 쓴 사람들 각자 몇 일 남았는지')."""
     by_hire: bool = False
     """Listed in order of hire ('입사일 순으로')."""
     per_dept: bool = False
@@ -914,6 +921,7 @@ def roster_query(question: str) -> Roster:
         self_=any(w in _SELF_WORDS for w in words),
         leave=leave,
         left=_left_filter(question, lowered) if leave else None,
+        left_of_used=bool(leave and _USED_AFTER.search(question + " " + lowered)),
         by_hire=any(w in lowered for w in _BY_HIRE),
         per_dept=any(w in lowered for w in _PER_DEPARTMENT),
     )

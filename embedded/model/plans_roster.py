@@ -411,7 +411,7 @@ def _left_answer(ctx: Ctx, r: Roster, result: ToolCall, dept: str | None) -> Blo
             no_grant.append(emp)
             continue
         left = granted[emp] - spent
-        if _COMPARE[op](left, days):
+        if _COMPARE[op](spent if r.left_of_used else left, days):
             matched.append((emp, granted[emp], spent, left))
     scope = _scope(ctx, r, dept)
     lines = [
@@ -422,7 +422,22 @@ def _left_answer(ctx: Ctx, r: Roster, result: ToolCall, dept: str | None) -> Blo
         for emp, g, s, left in matched[:_MAX_LINES]
     ]
     kind_en = _EN_LEAVE.get(kind, kind)
-    if matched:
+    if r.left_of_used:
+        # '10일 이상 쓴 사람들 각자 몇 일 남았는지': those who used that many, their days left
+        head = ctx.t(
+            f"{scope}에서 {kind}를 {days}일 {_OP_KO[op]} 쓴 사람은 {len(matched)}명입니다 "
+            f"(조회 가능한 {len(used)}명 중). 각자 남은 일수:",
+            f"In {scope}, {len(matched)} of the {len(used)} people visible to you used "
+            f"{_OP_EN[op]} {days} days of {kind_en}; days left each:",
+        )
+        if not matched:
+            head = ctx.t(
+                f"{scope}에서 조회 가능한 {len(used)}명 중 {kind}를 {days}일 {_OP_KO[op]} 쓴 "
+                "사람은 없습니다.",
+                f"In {scope}, none of the {len(used)} people visible to you used {_OP_EN[op]} "
+                f"{days} days of {kind_en}.",
+            )
+    elif matched:
         head = ctx.t(
             f"{scope}에서 {kind} 남은 일수가 {days}일 {_OP_KO[op]}인 사람은 "
             f"{len(matched)}명입니다 (조회 가능한 {len(used)}명 중):",
