@@ -597,6 +597,9 @@ BENEFIT_ASKED = re.compile(
     r"\breimburs|\bphone bills?\b|\bbills?\b.{0,20}\b(?:pay|cover)|요금|통신비"
     # 'Can I claim my internet bill?': whether it is paid, not the claims filed
     r"|\bcan (?:i|we) (?:claim|expense)\b"
+    # 'how much does the company cover?', '회사가 얼마 지원해줘?': a benefit's share
+    r"|\bhow much (?:does|will|would) the company (?:cover|pay|reimburse|support)\b"
+    r"|회사(?:가|에서)?\s*얼마(?:나)?\s*(?:지원|내줘|부담|보조)"
     r"|지원\s*(?:돼|되|해|받)",
     re.I,
 )
@@ -1363,6 +1366,8 @@ def _split(question: str) -> list[str]:
             standalone = (
                 bool(named) and intent in DOCUMENT_INTENTS and intent not in {i for i, _ in seen}
             )
+        if parts and _remark(piece) and piece.isascii():
+            continue  # 'The v3 addendum says it took effect on Jan 1.': why one asks, dropped
         if parts and (
             (_continues(piece) and intent not in ("remaining", "usage"))
             or _remark(piece)
@@ -1528,6 +1533,15 @@ _THEN_FILLERS = frozenset(
         "들어온사람",
         "채용된",
         "합류한",
+        # '23년 초엔 기준이 달랐던거 같은데 그땐 몇자리였어?': a remark and 'then'
+        "달랐던거",
+        "달랐던",
+        "같은데",
+        "그땐",
+        "그때는",
+        "뒤엔",
+        "뒤에는",
+        "후엔",
         # '12월 23일 이후엔 몇일 되는지 둘다': after that day, both asked
         "이후",
         "이후엔",

@@ -642,6 +642,16 @@ KO_PHRASES: dict[str, str] = {
     "가려진": "가려서 표시",
     "마스킹": "가려서 표시",
     "별표로": "가려서 표시",
+    # '팀장 결제로 끝나지?': a sign-off (결재) typed as a payment (결제)
+    "팀장 결제": "팀장 결재",
+    "본부장 결제": "본부장 결재",
+    "대표이사 결제": "대표이사 결재",
+    "결제권자": "결재권자",
+    "결제라인": "결재 라인",
+    "결제 라인": "결재 라인",
+    # what the sales rules call the list price
+    "표준가": "표준 가격",
+    "정가": "표준 가격",
     # a café is the public place the remote-work rules speak of
     "카페": "공공장소",
     "커피숍": "공공장소",
@@ -698,6 +708,9 @@ ALIASES: dict[str, str] = {
     "비우면": "부재",
     "자리비우면": "부재",
     "아무나": "직원",  # ('개정 요청은 아무나 할 수 있어?': whether an employee may)
+    "할인해주면": "할인",
+    "할인해줘도": "할인",
+    "할인해주려면": "할인",
     "재택날": "재택근무",
     "재택일": "재택근무",
     "급히": "긴급",
@@ -898,6 +911,9 @@ CUES: dict[str, tuple[str, ...]] = {
         "before the revision",
         "before the change",
         "before it changed",
+        "before the last revision",
+        "before the latest revision",
+        "before the most recent revision",
         "the limit before",
         "used to be",
         "previous version",
@@ -1146,6 +1162,9 @@ CUES: dict[str, tuple[str, ...]] = {
         "구매",
         "구입",
         "사려고",
+        "사려는데",
+        "살려고",
+        "살 건데",
         "장비 사면",
         "purchase",
         " buy",
@@ -1530,7 +1549,7 @@ EVIDENCE_ENDINGS: tuple[str, ...] = tuple(
 EVIDENCE_GLUE: frozenset[str] = frozenset(
     "하는 되는 있는 하여 한다 해야 하고 에서 으로 이나 이면 에게 까지 부터 하면 하게 해서 했는 "
     "는데 있어 있나 되나 어야 아야 한테 하려 려면 으면 니다 습니 합니 입니 세요 주세 "
-    "는거 는건 한거 한건 는지".split()
+    "는거 는건 한거 한건 는지 인당".split()
 )
 
 # ── Follow-ups (followups.py) ──────────────────────────────────────────────────
@@ -1552,7 +1571,7 @@ FOLLOW_UP_GENERIC: frozenset[str] = frozenset(
     "apply applies 바뀐다며 바뀐다던데 바뀐대 바뀐다고 달라진다며 개정 전엔 개정전엔 전엔 "
     "남은건 남은거 남은 잔여 위 위에 위는 위에는 그위는 거도 것도 건도 그래서 실제로 실제로는 "
     "확인 confirmed downstream 기준으론 기준으로는 기준으로 이후엔 이후에는 둘다 "
-    "버전에선 버전에서는 버전엔 판에선 "
+    "버전에선 버전에서는 버전엔 판에선 뒤엔 뒤에는 남는거야 남는 바뀐다며 "
     "제출 제출했으면 올렸으면 냈으면 신청했으면".split()
 )
 # What a leave rule says about the leave ('그리고 안쓴거 이월 됨?' asks it of the leave

@@ -142,6 +142,14 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
     amount = ctx.ents.amount
     parts = [v for _, _, v in amount_spans(ctx.turn.question)]
     summed_parts = ""
+    count = _times(ctx.turn.question)
+    if (
+        len(parts) == 1
+        and count > 1
+        and any(w in ctx.turn.question.lower() for w in SPLIT_PURCHASE_WORDS)
+    ):
+        # '450만원짜리 두 대 … 한 대씩 따로 올리면': one purchase, each unit a request
+        parts = parts * count
     if len(parts) > 1 and any(w in ctx.turn.question.lower() for w in SPLIT_PURCHASE_WORDS):
         # '420만원짜리랑 200만원 같은 목적으로 따로 올리면': one purchase, its parts added
         whole = _whole_of_parts(ctx.turn.question, parts)
@@ -231,7 +239,7 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
 
 
 _TIMES = re.compile(
-    r"\b(two|three|four)\b|(두|세|네)\s*(?:건|번|개|차례)|(\d)\s*(?:건|번|개)", re.I
+    r"\b(two|three|four)\b|(두|세|네)\s*(?:건|번|개|차례|대|대를)|(\d)\s*(?:건|번|개|대)", re.I
 )
 _TIMES_WORDS = {"two": 2, "three": 3, "four": 4, "두": 2, "세": 3, "네": 4}
 
