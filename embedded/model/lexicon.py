@@ -281,6 +281,11 @@ STOPWORDS: frozenset[str] = frozenset(
         "헷갈려",
         "헷갈리네",
         "헷갈리는데",
+        # '4만원짜리 선물 받은거': what was done with the thing named, no topic
+        "받은거",
+        "받은건",
+        "받은것",
+        "받았는데",
         # '이거 받아도 돼?': a pointer at what the question named, no topic
         "이거",
         "이게",
@@ -1283,6 +1288,8 @@ CUES: dict[str, tuple[str, ...]] = {
         "쓴 직원",
         "사용 현황",
         "사용현황",
+        "사용 기록",
+        "사용기록",
         "얼마나 썼",
         "사용했",
         "쓴 사람",

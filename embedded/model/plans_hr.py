@@ -85,9 +85,21 @@ def leave_sql(ctx: Ctx, people: list[Person] | None = None, single: bool = False
         conditions.append(f"사번 = '{emp_nos[0]}'")
     elif emp_nos:
         conditions.append("사번 IN (" + ", ".join(f"'{e}'" for e in emp_nos) + ")")
+    year = _RECORD_YEAR.search(ctx.turn.question)
+    if year:
+        # '2024년도 연차 사용 기록', 'usage for 2024': that year's rows only
+        conditions.append(f"연도 = {int(year.group(1) or year.group(2))}")
     if conditions:
         sql += " WHERE " + " AND ".join(conditions)
     return sql + " ORDER BY 사번, 연도"
+
+
+_RECORD_YEAR = re.compile(
+    r"(20\d{2})\s*년\s*(?:도)?(?!\s*\d{1,2}\s*월)(?=\s*(?:연차|육아휴직|병가|휴가|사용|기록))"
+    r"|\b(?:for|in|during)\s+(20\d{2})\b(?!-)",
+    re.I,
+)
+"""A year of the leave records asked ('2024년도 연차 사용 기록', 'usage for 2024')."""
 
 
 def _cell(column: str, value: Any) -> str:
