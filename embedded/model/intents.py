@@ -323,7 +323,9 @@ def _about_person(q: str) -> bool:
     if named_people(q):
         return True
     team = ("팀원", "우리 팀", "우리팀", "저희 팀", "부서원", " my team", " our team")
-    return any(w in lowered for w in (" 내 ", " 제 ", " my ", "나의", "저의", *team))
+    # ('What phone number do I have on file?': the asker's own record)
+    own = (" 내 ", " 제 ", " my ", "나의", "저의", " do i have ", " have i got ", " i have on ")
+    return any(w in lowered for w in (*own, *team))
 
 
 def _names_department(q: str) -> bool:
@@ -573,7 +575,8 @@ def _compares(q: str) -> bool:
     return (
         cue(q, "version_compare")
         and not any(w in lowered for w in _IN_FLIGHT)
-        and not cue(q, "remaining")
+        # ('남은거 다음해로 넘길 수 있어 … 그 전 버전에서는?': the carry-over rule compared)
+        and not (cue(q, "remaining") and not re.search(r"넘기|넘길|이월|carry", lowered))
         and not cue(q, "usage")
         and not _records(q)
     )
@@ -1340,6 +1343,7 @@ def _split(question: str) -> list[str]:
     named = first.title or (first.doc_nos[0] if first.doc_nos else "")
     whole = detect_intent(question, extract(question))
     orders = whole == "purchase_orders"
+    dropped = False
     for piece in pieces:
         earlier = (
             (
@@ -1367,6 +1371,7 @@ def _split(question: str) -> list[str]:
                 bool(named) and intent in DOCUMENT_INTENTS and intent not in {i for i, _ in seen}
             )
         if parts and _remark(piece) and piece.isascii():
+            dropped = True
             continue  # 'The v3 addendum says it took effect on Jan 1.': why one asks, dropped
         if parts and (
             (_continues(piece) and intent not in ("remaining", "usage"))
@@ -1443,6 +1448,8 @@ def _split(question: str) -> list[str]:
             continue
         parts.append(piece)
         seen.append((intent, topic))
+    if len(parts) == 1 and dropped:
+        return parts  # the question without the statement after it
     if len(parts) < 2 or len(parts) > _MAX_PARTS:
         return [question]
     if named:

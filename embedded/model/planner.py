@@ -117,6 +117,8 @@ def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
     parts = split_parts(turn.question)
     if len(parts) > 1:
         return _plan_parts(request, turn, parts)
+    if parts and parts[0] != turn.question:
+        turn = replace(turn, question=parts[0])  # (a statement after it dropped)
     return _plan_one(request, turn)
 
 

@@ -268,3 +268,21 @@ def test_which_of_those_narrows_the_claims_before() -> None:
     resolved = resolve_followup("Which of those are still pending approval?", (before,))
     assert resolved.startswith("Show me the business-trip lodging claims")
     assert "pending approval" in resolved
+
+
+def test_the_version_before_of_carrying_over_compares_versions() -> None:
+    before = (
+        "연차 남은거 다음해로 몇일까지 넘길 수 있어?",
+        "현재 시행 중인 HR-GDL-002 제2차 (시행 2024-03-01)에 따르면 연차 이월은 6일입니다",
+    )
+    resolved = resolve_followup("그 전 버전에서는 몇일이었어?", (before,))
+    assert resolved.startswith("연차 남은거 다음해로") and "전 버전" in resolved
+
+
+def test_fewest_days_left_after_usage_asks_days_left() -> None:
+    before = (
+        "How many people on my team used childcare leave this year?",
+        "Childcare leave usage visible to you (5 employees, department(s) DEV).",
+    )
+    resolved = resolve_followup("Who has the fewest days left?", (before,))
+    assert "fewest days left" in resolved and "childcare leave" in resolved
