@@ -669,8 +669,14 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("roster", asks_roster),
     ("contact", lambda q, e: cue(q, "person_contact") and _about_person(q)),
     # '민혜진 사원 입사일 언제야?': a named employee's record field, not a regulation.
+    # '김도원 (20120090) resident registration number': the ID column of that person
+    (
+        "national_id",
+        lambda q, e: cue(q, "national_id") and (bool(named_people(q)) or bool(e.emp_nos)),
+    ),
     ("person_field", lambda q, e: bool(named_people(q)) and bool(asked_fields(q))),
-    ("person_field", _number_looked_up),
+    # ('… (employee no. 20120090) resident registration number': the ID column, below)
+    ("person_field", lambda q, e: _number_looked_up(q, e) and not cue(q, "national_id")),
     # '인사DB에 내 입사일 언제로 돼 있어?': the caller's own hire date or employee number.
     ("person_field", lambda q, e: _own_field_asked(q)),
     # '우리 팀에서 입사 제일 빠른 사람 누구야?': the first or last hire of a group.
@@ -933,14 +939,14 @@ REGISTRY: tuple[Intent, ...] = (
         "an employee's contact number as the platform shows it (masking, denial said)",
     ),
     Intent(
+        "national_id", ("national_id",), (), ("query_hr",), "a national ID: tried, refusal said"
+    ),
+    Intent(
         "person_field",
         (),
         (),
         ("query_hr",),
         "a named employee's hire date, position, department or number, as the platform shows it",
-    ),
-    Intent(
-        "national_id", ("national_id",), (), ("query_hr",), "a national ID: tried, refusal said"
     ),
     Intent(
         "expense",

@@ -820,7 +820,14 @@ CUES: dict[str, tuple[str, ...]] = {
         "request a revision",
         "request revision",
     ),
-    "national_id": ("주민등록번호", "주민번호", "resident registration", "national id"),
+    "national_id": (
+        "주민등록번호",
+        "주민번호",
+        "resident registration",
+        "national id",
+        "resident number",
+        "social security number",
+    ),
     "impact": (
         "영향",
         "impact",
