@@ -1586,7 +1586,8 @@ FOLLOW_UP_GENERIC: frozenset[str] = frozenset(
     "남은건 남은거 남은 잔여 위 위에 위는 위에는 그위는 거도 것도 건도 그래서 실제로 실제로는 "
     "확인 confirmed downstream 기준으론 기준으로는 기준으로 이후엔 이후에는 둘다 "
     "버전에선 버전에서는 버전엔 판에선 뒤엔 뒤에는 남는거야 남는 바뀐다며 "
-    "제출 제출했으면 올렸으면 냈으면 신청했으면".split()
+    "제출 제출했으면 올렸으면 냈으면 신청했으면 올렸어도 올려도 신청 금액 금액이면 사람 사람이었어 "
+    "같은".split()
 )
 # What a leave rule says about the leave ('그리고 안쓴거 이월 됨?' asks it of the leave
 # named before): a part naming only these and no leave of its own borrows that leave.
