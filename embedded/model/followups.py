@@ -55,7 +55,7 @@ _DOC_POINTER_KO = re.compile(
 )
 _DOC_POINTER_EN = re.compile(
     r"\b(?:that|this|the same|the said)\s+(rule|regulation|guideline|policy|document|article"
-    r"|standard|revision)\b",
+    r"|standard|revision|one|version)\b",
     re.I,
 )
 _RANKED = re.compile(r"\b(?:fewest|most|least)\b|제일|가장|젤", re.I)

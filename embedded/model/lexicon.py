@@ -281,6 +281,16 @@ STOPWORDS: frozenset[str] = frozenset(
         "헷갈려",
         "헷갈리네",
         "헷갈리는데",
+        # '30일로 늘어난다는 얘기 있던데 그건 언제부터에요?', '그냥 받아도 되나여':
+        # hearsay, a pointer at it, manner and a casual ending, no topic
+        "그건",
+        "그게",
+        "되나여",
+        "돼여",
+        "되여",
+        "될까여",
+        "얘기",
+        "그냥",
         # '4만원짜리 선물 받은거': what was done with the thing named, no topic
         "받은거",
         "받은건",
@@ -634,6 +644,7 @@ KO_PHRASES: dict[str, str] = {
     "명절 선물": "선물",
     "선물세트": "선물",
     "과일세트": "선물",
+    "과일 선물": "선물",
     "과일 세트": "선물",
     "상품권": "상품권 선물",  # (a gift, and what the card may not buy)
     # what the rules call requesting in parts ('같은 목적의 구매를 나누어 요청한 경우')
@@ -1492,7 +1503,8 @@ BEYOND_THE_TOOLS: tuple[str, ...] = (
     r"(?:신청|등록|상신|예약|제출|결재)\s*(?:좀\s*)?(?:넣어|올려|해|해서)\s*"
     r"(?:줘|주세요|줄래|주라|줄 수)",
     r"(?:메일|이메일|문자|메시지)\s*(?:좀\s*)?보내",
-    r"\b(?:apply|submit|book|file|send|register)\b.{0,40}\bfor me\b",
+    r"\b(?:apply|submit|book|send|register)\b.{0,40}\bfor me\b"
+    r"|\bfile (?:a|an|the|it|this|my)\b.{0,40}\bfor me\b",
     r"\bcan you (?:book|reserve|schedule|order|send|email|call|write)\b",
     r"\b(?:write|compose) (?:me )?(?:a|an)\b.{0,30}"
     r"\b(?:poem|song|story|joke|essay|haiku|limerick)\b",
@@ -1509,9 +1521,12 @@ BEYOND_THE_TOOLS: tuple[str, ...] = (
     # ('직원 주민번호 전부 엑셀로 뽑아줘' asks for records, which the platform decides)
     r"(?:엑셀|\bexcel\b|스프레드시트|spreadsheet)(?:에서|에)?\s.{0,30}"
     r"(?:방법|하는 법|수식|함수|\bformula|\bhow to)"
-    r"|vlookup|피벗|\bpivot table|파워포인트|\bppt\b"
+    r"|vlookup|피벗|\bpivot table|파워포인트|(?<![a-z])ppt(?![a-z])|슬라이드|\bslides?\b"
     r"|수식\s*(?:좀\s*)?(?:짜|만들|써)|(?:코드|스크립트|쿼리)\s*(?:좀\s*)?(?:짜|짜줘|만들어)"
     r"|\bwrite (?:me )?(?:a |some )?(?:code|script|formula|macro)\b",
+    # writing done for the asker ('평가 코멘트 좀 대신 써줘')
+    r"대신\s*(?:좀\s*)?(?:써|작성)|(?:코멘트|평가서|리뷰|답장|답변|사유서|보고서)\s*(?:좀\s*)?(?:써|작성해)"
+    r"\s*(?:줘|주세요|줄래)",
     # games and idle chat ('끝말잇기 하자', 'let's play')
     r"끝말잇기|삼행시|게임\s*(?:하자|할래|해요)|놀아\s*줘|심심해|심심한데|\blet'?s play\b"
     r"|\bi'?m bored\b",
