@@ -715,6 +715,7 @@ _WEEKDAY = re.compile(r"[월화수목금토일]요일|\b(?:mon|tues|wednes|thurs
 """A day of the week ('다음주 월요일'): when, never what a rule is about."""
 
 
+@functools.lru_cache(maxsize=512)
 def date_phrase(text: str) -> str:
     """The first date phrase a text names as written ('2023년 초', '재작년', 'early 2023'),
     or '' when it names none."""

@@ -1060,10 +1060,22 @@ def detect_intent(question: str, ents: Entities) -> str:
     Returns:
         An intent name from ``INTENTS``.
     """
-    for name, test in INTENTS:
-        if test(question, ents):
-            return name
-    return "search"
+    plain = ents is extract(question)  # the question's own entities (extract is cached)
+    if plain and question in _INTENT_OF:
+        return _INTENT_OF[question]
+    found = next((name for name, test in INTENTS if test(question, ents)), "search")
+    if plain:
+        _INTENT_OF[question] = found
+    return found
+
+
+_INTENT_OF: dict[str, str] = {}
+"""Intents found this request (cleared with the entity cache by the planner)."""
+
+
+def clear_intent_cache() -> None:
+    """Forget the intents found (per request, so every request is timed cold)."""
+    _INTENT_OF.clear()
 
 
 # Where a question of several parts divides: a sentence end, '…랑,' / '…이랑,', ', 그리고',
@@ -1253,6 +1265,13 @@ _BETWEEN_DATES = re.compile(
 )
 
 
+_DATES_JOINED = re.compile(
+    r"\d\s*(?:일|월|년)?\s*(?:이랑|랑|하고|과|와)\s*\d|\d\s*(?:vs\.?|versus|and|or|compared)\s",
+    re.I,
+)
+"""A date joined to another ('22일이랑 23일', '2026-12-22 versus 2026-12-23')."""
+
+
 def _two_dates(question: str) -> list[str]:
     """'on 2026-12-22 versus 2026-12-23', '12월 22일이랑 23일': the question as of each."""
     first = date_phrase(question)
@@ -1271,11 +1290,15 @@ def _two_dates(question: str) -> list[str]:
 
 def _then_and_now(question: str) -> list[str]:
     """The question as of its date and as of today, when one clause asks both; [] if not."""
+    # (the cheap tests first: most questions join no date to another date or to now)
+    now_joined = _AND_NOW_KO.search(question) or _AND_NOW_EN.search(question)
+    if not (now_joined or _DATES_JOINED.search(question)):
+        return []
     phrase = date_phrase(question)
     if not phrase or _PART_BREAK.search(question):
         return []  # ('… 며칠이었죠? 그때랑 지금이랑 비교해서': parts of their own)
     both = _two_dates(question)
-    if both:
+    if both or not now_joined:
         return both
     at = question.find(phrase) + len(phrase)
     match = _AND_NOW_KO.search(question, at) or _AND_NOW_EN.search(question, at)

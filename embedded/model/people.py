@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import calendar
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -273,7 +274,18 @@ def _name_ending_in_a(word: str) -> bool:
 _VERB_SYLLABLES = frozenset("됐했었았였겠겼셨습봤왔줬된눠뤄춰")
 
 
+def clear_name_cache() -> None:
+    """Forget the names read so far (per request, so every request is timed cold)."""
+    _named_people.cache_clear()
+
+
 def named_people(question: str) -> list[str]:
+    """Candidate person names in a question (see ``_named_people``); a fresh list."""
+    return list(_named_people(question))
+
+
+@functools.lru_cache(maxsize=256)
+def _named_people(question: str) -> tuple[str, ...]:
     """Candidate person names in a question (Hangul 2–4 syllables not in the vocabulary, Latin).
 
     A Hangul candidate starts with a common family name and is no word the planner
@@ -320,7 +332,7 @@ def named_people(question: str) -> list[str]:
         if name not in found and not (set(name.lower().split()) & _EN_NOT_NAMES):
             if hangul_names(name):
                 found.append(name)
-    return [n for n in found if _SAFE_NAME.fullmatch(n)][:6]
+    return tuple(n for n in found if _SAFE_NAME.fullmatch(n))[:6]
 
 
 def quote(name: str) -> str:

@@ -26,13 +26,14 @@ from embedded.model.evidence import beyond_the_tools, chatter, says_where
 from embedded.model.followups import resolve_followup
 from embedded.model.intents import (
     DOCUMENT_INTENTS,
+    clear_intent_cache,
     detect_intent,
     split_amounts,
     split_dates,
     split_parts,
 )
 from embedded.model.lexicon import LEAVE_TYPES
-from embedded.model.people import asker_name, named_people
+from embedded.model.people import asker_name, clear_name_cache, named_people
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -98,6 +99,9 @@ def plan_reply(request: MessagesRequest) -> list[dict[str, Any]]:
         Text and tool_use blocks.
     """
     extract.cache_clear()  # per request: see entities.extract
+    clear_name_cache()  # (the same for the names a question holds)
+    date_phrase.cache_clear()  # (and its dates)
+    clear_intent_cache()  # (and the intents found)
     turn = read_turn(request.messages)
     if len(turn.question) > MAX_QUESTION_CHARS:
         return _too_long(turn.question)
