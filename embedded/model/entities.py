@@ -715,11 +715,23 @@ _WEEKDAY = re.compile(r"[월화수목금토일]요일|\b(?:mon|tues|wednes|thurs
 """A day of the week ('다음주 월요일'): when, never what a rule is about."""
 
 
+_ENGLISH_ONLY = frozenset({_EN_AHEAD, _EN_DATE, _EN_RELATIVE, _EN_YEAR, _EN_MONTH_DAY})
+_LATIN_WORD = re.compile(r"[A-Za-z]{3}")
+
+
+def _patterns_for(text: str) -> tuple[re.Pattern[str], ...]:
+    """The date patterns worth trying: the English ones only where an English word is
+    (each tries its month names at every word boundary, costly on a long run of digits)."""
+    if _LATIN_WORD.search(text):
+        return _DATE_PATTERNS
+    return tuple(p for p in _DATE_PATTERNS if p not in _ENGLISH_ONLY)
+
+
 @functools.lru_cache(maxsize=512)
 def date_phrase(text: str) -> str:
     """The first date phrase a text names as written ('2023년 초', '재작년', 'early 2023'),
     or '' when it names none."""
-    found = [m.span() for pattern in _DATE_PATTERNS if (m := pattern.search(text))]
+    found = [m.span() for pattern in _patterns_for(text) if (m := pattern.search(text))]
     if not found:
         return ""
     start = min(s for s, _ in found)
@@ -732,7 +744,7 @@ def date_phrase(text: str) -> str:
 
 def _without_dates(question: str) -> str:
     """The question with its date phrases removed ('2024년 말', '작년 이맘때' are not topics)."""
-    for pattern in (*_DATE_PATTERNS, _WEEKDAY):
+    for pattern in (*_patterns_for(question), _WEEKDAY):
         question = pattern.sub(" ", question)
     # The particle that followed a removed date ('2023년 초에는' → '에는') is no word either.
     return _LONE_PARTICLE.sub(" ", question)
