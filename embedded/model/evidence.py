@@ -84,6 +84,8 @@ def _hay(hit: dict[str, Any]) -> str:
 
 # What a question asks for, and how an article states it: an article that states the
 # asked kind of thing ('언제까지' — '1월 말까지', '2주 안에') meets two more of its words.
+_AMOUNT_RULED = re.compile(r"\d[\d,]*\s*(?:원|만원|퍼센트|%)")
+"""An amount or share an article states ('3만원 이하', '90퍼센트')."""
 _ASKED_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (
         re.compile(r"언제까지|마감|기한|기간 안|deadline|by when|how long do"),
@@ -91,10 +93,7 @@ _ASKED_KINDS: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
             r"\d+\s*(?:일|주|개월|시간|년)\s*(?:안에|이내|전까지|전에|까지)|월\s*말까지|까지\s"
         ),
     ),
-    (
-        re.compile(r"얼마|금액|how much|amount|\bvalue\b|\bworth\b"),
-        re.compile(r"\d[\d,]*\s*(?:원|만원|퍼센트|%)"),
-    ),
+    (re.compile(r"얼마|금액|how much|amount|\bvalue\b|\bworth\b"), _AMOUNT_RULED),
     (
         re.compile(
             r"몇\s*(?:명|시간|회|번|개월|년|주)|how many (?:people|hours|times|months|years)"
@@ -116,7 +115,7 @@ _AMOUNT_GIVEN = re.compile(r"\d[\d,]*+\s*+(?:만\s*)?원|\d[\d,]*+\s*+(?:won|krw
 def holds_amount(text: str, hay: str) -> bool:
     """The question names an amount ('5만원짜리 … 받아도 돼?') and the article states one
     to hold it against ('3만원 이하')."""
-    return bool(_AMOUNT_GIVEN.search(text)) and bool(_ASKED_KINDS[1][1].search(hay))
+    return bool(_AMOUNT_GIVEN.search(text)) and bool(_AMOUNT_RULED.search(hay))
 
 
 def strength(text: str, hit: dict[str, Any]) -> tuple[int, int]:
