@@ -167,13 +167,23 @@ def _model_rows(model: dict[str, Any]) -> list[str]:
     if not planner:
         return []
     limit = (model.get("planner") or {}).get("target_worst_ms", 50.0)
-    return [
-        f"| model | planner call, worst of {planner['calls']} (scenario, random, adversarial) | "
-        f"{planner['worst_ms']} ms | — | — | "
+    rows = [
+        f"| model | planner call, worst of {planner['calls']} (scenario, random, adversarial, "
+        f"turns) | {planner['worst_ms']} ms | — | — | "
         f"{_target(planner['worst_ms'], limit, f'≤ {limit:g} ms')} |",
-        f"| model | planner call p95 (p50 {planner['p50_ms']} ms) | {planner['p95_ms']} ms "
-        "| — | — | — |",
+        f"| model | planner call p95, all calls (p50 {planner['p50_ms']} ms) | "
+        f"{planner['p95_ms']} ms | — | — | — |",
     ]
+    scenario = (model.get("planner") or {}).get("scenario") or {}
+    if scenario:
+        p95_limit = (model.get("planner") or {}).get("target_scenario_p95_ms", 20.0)
+        rows.append(
+            f"| model | planner call p95 on the {scenario['calls']} scenario questions "
+            f"(p50 {scenario['p50_ms']} ms, worst {scenario['worst_ms']} ms) | "
+            f"{scenario['p95_ms']} ms | — | — | "
+            f"{_target(scenario['p95_ms'], p95_limit, f'≤ {p95_limit:g} ms')} |"
+        )
+    return rows
 
 
 def _claude_rows(claude: dict[str, Any]) -> list[str]:
