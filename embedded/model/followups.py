@@ -93,6 +93,14 @@ RECORD_ID = re.compile(r"\b(?:PO-\d{4}-\d{3}|EXP-\d{4}-\d{4})\b")
 _DOC_VERSION = re.compile(
     r"(?<![A-Za-z0-9-])([A-Z]{2,4}-[A-Z]{3}-\d{3})\s*(?:의\s*)?(제\s*\d{1,2}\s*차|version \d{1,2})"
 )
+_COMPARED = re.compile(
+    r"와 ([A-Z]{2,4}-[A-Z]{3}-\d{3}) 제(\d{1,2})차 \(시행 [\d-]+\)를 비교합니다"
+    r"|compared with ([A-Z]{2,4}-[A-Z]{3}-\d{3}) version (\d{1,2})\b"
+)
+"""An answer that set a version beside an older one (plans_rules.compared): the older."""
+_OLDER_POINTER = re.compile(
+    r"\bthat one\b|(?:^|\s)(?:그건|그거|그게|그때|그\s*때)(?=[은는이가을를의도에엔\s?]|$)", re.I
+)
 _ASKS_DAYS = re.compile(
     r"남았|남은|잔여|며칠|몇\s*일|몇일|썼|사용|\bdays?\b|\bleft\b|\bused\b", re.I
 )
@@ -172,22 +180,33 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         )
     title = extract(before).title
     unmarked = _without_marker(question)
+    older = _COMPARED.search(said)
+    pointer = _VERSION_POINTER.search(unmarked) or _OLDER_POINTER.search(unmarked)
+    if older and pointer and not _NAMED_VERSION.search(unmarked):
+        # 'when did that one take effect?' after v3 was set beside v2: the older one,
+        # which the comparison brought up
+        doc_no, number = older.group(1) or older.group(3), older.group(2) or older.group(4)
+        ko = extract(unmarked).lang == "ko"
+        label = f"{doc_no} 제{number}차" if ko else f"{doc_no} version {number}"
+        asked = f"{unmarked[: pointer.start()]} {label} {unmarked[pointer.end() :]}"
+        return " ".join(asked.split())
     version = _DOC_VERSION.search(said)
     if version and _VERSION_POINTER.search(question):
         # '그 판 부칙엔 …': the version the answer named (by the title asked, if one was)
         label = title or f"{version.group(1)} {version.group(2)}"
         return " ".join(_VERSION_POINTER.sub(f" {label} ", unmarked, count=1).split())
     if (
-        (
-            any(c in unmarked.lower() for c in CUES["version_compare"])
-            # ('and what was the limit before that?': after a rule, the version before)
-            or _BEFORE_THAT.search(unmarked) is not None
-        )
-        and _names_nothing(_THEN_WORDS.sub(" ", _POINTER_WORDS.sub(" ", unmarked)), of=before)
-        and not title
-    ):
-        # '그거 예전엔 몇일이었는데?' after '연차 이월 몇일까지 가능?': that question, then
-        return f"{before.rstrip('?？!. ')} {unmarked}"
+        any(c in unmarked.lower() for c in CUES["version_compare"])
+        # ('and what was the limit before that?': after a rule, the version before)
+        or _BEFORE_THAT.search(unmarked) is not None
+    ) and _names_nothing(_THEN_WORDS.sub(" ", _POINTER_WORDS.sub(" ", unmarked)), of=before):
+        if not title:
+            # '그거 예전엔 몇일이었는데?' after '연차 이월 몇일까지 가능?': that question, then
+            return f"{before.rstrip('?？!. ')} {unmarked}"
+        if not _DOC_POINTER_KO.search(unmarked) and not _DOC_POINTER_EN.search(unmarked):
+            # '그 전 버전은 며칠이었는데?' after '육아지원규정 지금 몇 판이 시행 중이야?': the
+            # document's version before (a pointer at it is put in its place below)
+            return f"{title} {unmarked}"
     referent = title or cited
     pointed = _point_at(unmarked, referent) if referent else None
     if pointed:

@@ -741,6 +741,11 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("describe", lambda q, e: bool(e.doc_nos or e.title_words) and cue(q, "describe_title")),
     # '15일짜리 판은 언제부터 시행됐어?': when the version named by its figure took effect
     ("effective_date", lambda q, e: bool(version_figure(q)) and cue(q, "effective_date")),
+    # 'when did HR-REG-003 version 2 take effect?': when the numbered version did
+    (
+        "effective_date",
+        lambda q, e: bool(e.doc_nos) and e.version is not None and cue(q, "effective_date"),
+    ),
     # 'HR-REG-003 언제부터 시행됐어?': since when the document named applies (its versions
     # and their dates), not whether a revision has taken effect
     (

@@ -273,6 +273,15 @@ LEAVE_TYPES: dict[str, str] = {
 # Words that carry no topic: ignored when checking that a hit is about the question.
 STOPWORDS: frozenset[str] = frozenset(
     {
+        # '비밀번호 예전엔 몇 자리였어?': when, asked of the rule named (a version cue), no topic
+        "예전엔",
+        "예전에는",
+        "예전에",
+        "이전엔",
+        "이전에는",
+        "옛날엔",
+        "옛날에는",
+        "원래는",
         # posted, filed ('올라와 있는 초안'): how a draft stands, no topic
         "올라",
         "올라와",

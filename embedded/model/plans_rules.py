@@ -61,6 +61,7 @@ from embedded.model.intents import ASKS_CONTACT, BENEFIT_ASKED, cue, version_fig
 from embedded.model.lexicon import (
     EN_COMMON,
     EN_TO_KO,
+    FOLLOW_UP_GENERIC,
     LEAVE_TYPES,
     PERIOD_WORDS,
     POINTING_FILLERS,
@@ -419,15 +420,19 @@ def _changed_topics(ctx: Ctx, doc_no: str, version: int) -> list[str]:
     return [w for w in dict.fromkeys(words) if w not in _SUMMARY_FILLER]
 
 
-def _asks_own_topic(ctx: Ctx) -> bool:
-    """The question names what to compare beyond the document ('면접위원 수랑 수습기간')."""
+def _own_topic(ctx: Ctx) -> list[str]:
+    """What the question names to compare beyond the document ('면접위원 수랑 수습기간')."""
     title = {squash(w) for w in ctx.ents.title_words}
-    own = [
+    return [
         k for k in content_words(ctx.ents.keywords)
         if squash(k) not in title and not any(squash(k) in t or t in squash(k) for t in title)
         and not cue(k, "version_compare") and not _NAMED_VERSION.search(k)
+        # ('PUR-GDL-001 개정 전 버전은 어땠어?': a version is what is compared, no topic)
+        and k not in FOLLOW_UP_GENERIC and not _VERSION_WORD.match(k)
     ]  # fmt: skip
-    return bool(own)
+
+
+_VERSION_WORD = re.compile(r"버전|차수|개정판|version", re.I)
 
 
 def compared(ctx: Ctx, quoted: list[dict[str, Any]], query: str) -> Blocks | None:
@@ -455,8 +460,12 @@ def compared(ctx: Ctx, quoted: list[dict[str, Any]], query: str) -> Blocks | Non
     if not olders:
         return None
     changed = _changed_topics(ctx, doc_no, current)
-    spoken = any(w in f"{h.get('article_title')} {h.get('text')}" for h in quoted for w in changed)
-    if changed and not (_asks_own_topic(ctx) and spoken):
+    said = " ".join(f"{h.get('article_title')} {h.get('text')}" for h in quoted)
+    own = _own_topic(ctx)
+    # ('법카 등록 기한 예전엔 며칠?': the article on registering is compared, back to the
+    # version that said it otherwise, though the last revision changed another article)
+    met = any(w in said for w in own)
+    if changed and not (own and (met or any(w in said for w in changed))):
         # The document as a whole ('1판이랑 2판 차이가 뭐야?'), or articles the version
         # did not change: the articles its summary names ('개정: 이월 한도 조정') are
         # the ones compared.
@@ -512,38 +521,43 @@ def _beside(
     ctx: Ctx, quoted: list[dict[str, Any]], then: list[dict[str, Any]], older: dict[str, Any]
 ) -> tuple[list[str], bool]:
     """Each quoted article beside the same-headed article of ``older`` (its hits
-    ``then``), and whether any of them differs."""
-    lines = []
-    changed = False
+    ``then``), and whether any of them differs. Articles whose text changed come
+    first, then articles added since, then those that say the same."""
+    lines: list[tuple[int, str]] = []
     for hit in quoted:
         heading = str(hit.get("article_title") or "")
         same = next((h for h in then if str(h.get("article_title") or "") == heading), None)
         head = f"{hit.get('article_no') or ''} {heading}".strip()
         now_text = str(hit.get("text") or "")
         if same is None:
-            changed = True
             lines.append(
-                ctx.t(
-                    f'- {head}: 지금 "{now_text}" — 제{older.get("version")}차에서는 이 조항을 '
-                    "찾을 수 없습니다 (그 뒤에 생긴 조항일 수 있습니다).",
-                    f'- {head}: now "{now_text}" — not found in version '
-                    f"{older.get('version')} (it may have been added since).",
+                (
+                    1,
+                    ctx.t(
+                        f'- {head}: 지금 "{now_text}" — 제{older.get("version")}차에서는 이 조항을 '
+                        "찾을 수 없습니다 (그 뒤에 생긴 조항일 수 있습니다).",
+                        f'- {head}: now "{now_text}" — not found in version '
+                        f"{older.get('version')} (it may have been added since).",
+                    ),
                 )
             )
             continue
         old_text = str(same.get("text") or "")
         # (a document's management number in brackets is no change of the rule)
         differs = squash(said_text(same)) != squash(said_text(hit))
-        changed = changed or differs
         lines.append(
-            ctx.t(
-                f'- {head}: 지금 "{now_text}" / 제{older.get("version")}차 "{old_text}" → '
-                + ("바뀌었습니다." if differs else "같습니다."),
-                f'- {head}: now "{now_text}" / version {older.get("version")} "{old_text}" → '
-                + ("changed." if differs else "unchanged."),
+            (
+                0 if differs else 2,
+                ctx.t(
+                    f'- {head}: 지금 "{now_text}" / 제{older.get("version")}차 "{old_text}" → '
+                    + ("바뀌었습니다." if differs else "같습니다."),
+                    f'- {head}: now "{now_text}" / version {older.get("version")} "{old_text}" → '
+                    + ("changed." if differs else "unchanged."),
+                ),
             )
         )
-    return lines, changed
+    lines.sort(key=lambda line: line[0])
+    return [text for _, text in lines], any(rank < 2 for rank, _ in lines)
 
 
 _RESTRICTED_MARK = "대외비"
@@ -1076,6 +1090,9 @@ def _version_effective(
     if described is None:
         return call(ctx, "describe_regulation", {"doc_no": doc_no})
     versions = [] if described.failed else (described.data or {}).get("versions") or []
+    if not top.get("title") and not described.failed:
+        regulation = (described.data or {}).get("regulation") or {}
+        top = {**top, "title": regulation.get("title")}
     by_figure = [
         v
         for v in versions
@@ -1108,8 +1125,8 @@ def _version_effective(
         return step
     return answer(
         ctx.t(
-            f"{title_of(top)} {citation}의 실제 시행일은 승인일인 {eff}입니다.",
-            f"{title_of(top)} {citation} took effect on its approval date, {eff}.",
+            f"{titled(top, citation)}의 실제 시행일은 승인일인 {eff}입니다.",
+            f"{titled(top, citation)} took effect on its approval date, {eff}.",
         )
         + said
         + date_note(ctx, {**version, "effective_from": eff})
@@ -1123,7 +1140,12 @@ def plan_effective_date(ctx: Ctx) -> Blocks:
     blocks, hits = searched_topic(ctx, quote_fallback=not first)
     if blocks:
         return blocks
-    top = hits[0]
+    # ('when did HR-REG-003 version 2 take effect?': of the document numbered, which
+    # its versions describe though no article the search found is of it)
+    top = next(
+        (h for h in hits if h.get("doc_no") in ctx.ents.doc_nos),
+        {"doc_no": ctx.ents.doc_nos[0]} if ctx.ents.doc_nos else hits[0],
+    )
     if ctx.ents.version is not None:
         return _version_effective(ctx, top, ctx.ents.version)
     if first:
