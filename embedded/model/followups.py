@@ -101,6 +101,13 @@ _COMPARED = re.compile(
 _OLDER_POINTER = re.compile(
     r"\bthat one\b|(?:^|\s)(?:그건|그거|그게|그때|그\s*때)(?=[은는이가을를의도에엔\s?]|$)", re.I
 )
+_THEN_DATE = re.compile(
+    r"\b(?:on|from|after)\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"|\d{1,2}\s*월\s*\d{1,2}\s*일\s*(?:이후|부터|뒤|후)?(?:엔|에는|에)?"
+    r"|\b(?:new|coming)\s+(?:rule|version)\b|\bkicks?\s+in\b|새\s*(?:규정|기준)",
+    re.I,
+)
+"""When the days left are asked for ('once the new rule kicks in on Dec 23'): no topic."""
 _ASKS_DAYS = re.compile(
     r"남았|남은|잔여|며칠|몇\s*일|몇일|썼|사용|\bdays?\b|\bleft\b|\bused\b", re.I
 )
@@ -115,7 +122,7 @@ _ASKS_LIMIT = re.compile(
 )
 _THEN_WORDS = re.compile(r"예전엔|예전에는|예전|이전엔|이전에는|전엔|before|previously", re.I)
 _POINTER_WORDS = re.compile(r"그거|그건|그게|그걸|이거|that|it", re.I)
-_ASKS_LEFT = re.compile(r"남은|남았|잔여|\bleft\b|remaining", re.I)
+_ASKS_LEFT = re.compile(r"남은|남았|남아|남나|남을|남는|남게|잔여|\bleft\b|remaining", re.I)
 _USAGE_WORDS = re.compile(
     r"사용\s*현황|사용일수|얼마나\s*썼어?|보여\s*줘|알려\s*줘|\busage\b|\bshow\b"
     r"|(?:쓰는|쓴)\s*사람\s*(?:누구누구야|누구야|누구)?",
@@ -261,6 +268,13 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         before = " ".join(_USAGE_WORDS.sub(" ", before).split())
         return f"{before.rstrip('?？!. ')} {unmarked}"
     body = unmarked
+    leave = _leave_type(before)
+    if leave and _ASKS_LEFT.search(body) and not _ASKS_LEFT.search(before):
+        if not _leave_type(body) and _names_nothing(_THEN_DATE.sub(" ", body), of=before):
+            # 'once the new rule kicks in on Dec 23, how many will I have left?' after the
+            # childcare days used: the days left of that leave (on that date), not the
+            # days used on it
+            return _of_earlier(body, before, None)
     swapped = _swap_into(before, body) if _short_follow_up(question, body) else None
     if swapped:
         return swapped

@@ -771,6 +771,31 @@ def plan_remaining(ctx: Ctx) -> Blocks:
     """
     if ctx.ents.as_of or ctx.ents.relative:
         ctx = replace(ctx, ents=replace(ctx.ents, as_of=None, relative=None))
+    ctx, assumed = _annual_unless_named(ctx)
+    blocks = _remaining(ctx)
+    if assumed and len(blocks) == 1 and blocks[0]["type"] == "text":
+        blocks = answer(blocks[0]["text"] + assumed)
+    return blocks
+
+
+def _annual_unless_named(ctx: Ctx) -> tuple[Ctx, str]:
+    """'나 휴가 며칠 남았어?': no leave type named is annual leave, said so; each type has
+    its own grant, so days of different types are never added up."""
+    if leave_types(ctx):
+        return ctx, ""
+    question = f"연차 {ctx.turn.question}" if ctx.ko else f"annual leave {ctx.turn.question}"
+    keywords = ["연차", *[k for k in ctx.ents.keywords if k != "휴가"]]
+    ctx = replace(ctx, turn=replace(ctx.turn, question=question))
+    ctx = replace(ctx, ents=replace(ctx.ents, keywords=keywords))
+    return ctx, ctx.t(
+        "\n휴가 종류를 말씀하지 않으셔서 연차 기준으로 계산했습니다. 육아휴직 등 다른 휴가는 "
+        "부여 기준이 따로 있으니 종류를 넣어 다시 물어봐 주세요.",
+        "\nNo leave type was named, so this is annual leave; other types (childcare leave, "
+        "sick leave) have their own grant: ask about them by name.",
+    )
+
+
+def _remaining(ctx: Ctx) -> Blocks:
     blocks, hits = searched_topic(ctx)
     if blocks:
         return blocks

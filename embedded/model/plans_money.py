@@ -38,7 +38,14 @@ from embedded.model.lexicon import (
     PLACES,
     SPLIT_PURCHASE_WORDS,
 )
-from embedded.model.people import looked_up, named_people, records_call
+from embedded.model.people import (
+    looked_up,
+    lookup_call,
+    lookup_sql,
+    named_people,
+    people_of,
+    records_call,
+)
 from embedded.model.plans_hr import named_targets, table
 from embedded.model.plans_rules import as_of
 
@@ -628,7 +635,57 @@ CLAIM_NO = re.compile(r"(?<![A-Za-z0-9-])EXP-\d{4}-\d{4}(?!\d)")
 """A claim's number ('EXP-2025-0002')."""
 
 
-def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None) -> Blocks:
+_CLAIM_YEAR = re.compile(
+    r"(20\d{2})\s*년(?:도)?(?!\s*\d{1,2}\s*월)|\b(?:in|for|during|from)\s+(20\d{2})\b(?!-)", re.I
+)
+"""A year the claims were filed in ('2024년에 올린 경비', 'claims filed in 2024')."""
+
+
+def _in_year(
+    ctx: Ctx, columns: list[str], rows: list[list[Any]]
+) -> tuple[list[list[Any]], str | None]:
+    """The claims filed in the year the question names (maybe none), and that year."""
+    asked = _CLAIM_YEAR.search(ctx.turn.question)
+    if not asked or "청구일" not in columns:
+        return rows, None
+    year = asked.group(1) or asked.group(2)
+    at = columns.index("청구일")
+    return [r for r in rows if str(r[at] or "").startswith(year)], year
+
+
+def _none_in_year(ctx: Ctx, year: str, columns: list[str], rows: list[list[Any]]) -> str:
+    at = columns.index("청구일")
+    dates = sorted(str(r[at]) for r in rows if r[at])
+    span = f"{dates[0]} – {dates[-1]}" if dates else ""
+    return ctx.t(
+        f"{year}년에 청구된 경비는 조회되지 않습니다. 조회 권한 범위 안의 경비 청구 "
+        f"{len(rows)}건은 모두 다른 해의 것입니다 (청구일 {span}).",
+        f"No expense claims filed in {year} are visible to you. The {len(rows)} claim(s) you "
+        f"may see were all filed in another year (claim dates {span}).",
+    )
+
+
+_OWN_CLAIMS = re.compile(
+    r"(?:내가|제가)\s*(?:올린|낸|청구한|신청한|제출한|올렸던|냈던)|(?:^|\s)(?:내|제)\s*(?:경비|청구)"
+    r"|\bmy (?:expense )?(?:claims?|expenses)\b|\b(?:i|I) (?:filed|submitted)\b",
+)
+"""The asker's own claims asked ('내가 올린 경비 청구건'), not every claim they may see."""
+
+
+def _own_claims(ctx: Ctx) -> tuple[Blocks | None, list[str] | None]:
+    """(the lookup call or an honest answer, or None; the asker's 사번) for 'my claims'."""
+    if not ctx.asker or not _OWN_CLAIMS.search(ctx.turn.question):
+        return None, None
+    found = lookup_call(ctx)
+    if found is None:
+        return call(ctx, "query_hr", {"question_sql": lookup_sql([ctx.asker])}), None
+    people = [p for p in people_of(found) if re.fullmatch(r"[0-9]{8}", p.emp_no)]
+    if len(people) != 1:
+        return None, None  # not found, or namesakes: every claim visible, as asked
+    return None, [people[0].emp_no]
+
+
+def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None, *, own: bool = False) -> Blocks:
     """List the expense claims the caller may see (the row filter decides whose)."""
     numbers = list(dict.fromkeys(CLAIM_NO.findall(ctx.turn.question)))
     result = records_call(ctx)
@@ -650,6 +707,17 @@ def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None) -> Blocks:
     if result.failed:
         return answer(failure(ctx, result))
     columns, rows = rows_of(result)
+    if own and not rows:
+        return answer(
+            ctx.t(
+                f"질문하신 분({ctx.asker}) 명의로 올린 경비 청구는 조회되지 않습니다.",
+                f"No expense claims filed by you ({ctx.asker}) are on record.",
+            )
+        )
+    visible = rows
+    rows, year = _in_year(ctx, columns, rows)
+    if year and not rows and visible:
+        return answer(_none_in_year(ctx, year, columns, visible))
     rows = rows if numbers else _of_kind(ctx, columns, rows)
     in_status = rows if numbers else of_status(ctx, columns, rows)
     apart = status_asked_apart(ctx.turn.question)  # '… in total, and how many are pending?'
@@ -683,11 +751,19 @@ def plan_claims(ctx: Ctx, emp_nos: list[str] | None = None) -> Blocks:
             sums[dept] = sums.get(dept, 0) + int(row[amount_at] or 0)
             counts[dept] = counts.get(dept, 0) + 1
         by_dept = per_department(ctx, sums, counts, ("원", " won"), ("건", " claims")) + "\n"
-    return answer(
+    lead = (
         ctx.t(
+            f"질문하신 분({ctx.asker}) 명의의 경비 청구 {len(rows)}건입니다.\n",
+            f"{len(rows)} expense claim(s) filed by you ({ctx.asker}).\n",
+        )
+        if own
+        else ctx.t(
             f"조회 권한 범위 안의 경비 청구 {len(rows)}건입니다.\n",
             f"{len(rows)} expense claim(s) visible to you.\n",
         )
+    )
+    return answer(
+        lead
         + by_dept
         + ("" if by_dept else _largest(ctx, columns, rows))
         + table(columns, rows)
@@ -896,7 +972,10 @@ def plan_expense(ctx: Ctx) -> Blocks:
         if emp_nos and not _compliance(ctx):
             return plan_claims(ctx, emp_nos)
     if _lists_claims(ctx) and not _rumoured(ctx):
-        return plan_claims(ctx)
+        step, mine = _own_claims(ctx)
+        if step:
+            return step
+        return plan_claims(ctx, mine, own=mine is not None)
     extra = f" {scope_qualifier(ctx)} 출장 적용" if scope_qualifier(ctx) else ""
     extra += " 초과 금액 본인 부담" if _hypothetical_claim(ctx) else ""
     step, ctx, search = _searched(ctx, "출장 숙박비 상한 " + " ".join(ctx.ents.keywords) + extra)

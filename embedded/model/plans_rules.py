@@ -433,6 +433,12 @@ def _own_topic(ctx: Ctx) -> list[str]:
 
 
 _VERSION_WORD = re.compile(r"버전|차수|개정판|version", re.I)
+_WHAT_CHANGED = re.compile(
+    r"차이|바뀐\s*(?:점|게|거|것|내용)|달라진|달라졌|바뀌었|바꼈|변경된\s*(?:점|내용)|변경됐"
+    r"|\b(?:what|anything)\s+(?:has\s+)?changed\b|\bdifferences?\b|\bdiffer\b",
+    re.I,
+)
+"""The change itself asked ('1판이랑 2판 차이'), not what a topic was before."""
 
 
 def compared(ctx: Ctx, quoted: list[dict[str, Any]], query: str) -> Blocks | None:
@@ -463,8 +469,9 @@ def compared(ctx: Ctx, quoted: list[dict[str, Any]], query: str) -> Blocks | Non
     said = " ".join(f"{h.get('article_title')} {h.get('text')}" for h in quoted)
     own = _own_topic(ctx)
     # ('법카 등록 기한 예전엔 며칠?': the article on registering is compared, back to the
-    # version that said it otherwise, though the last revision changed another article)
-    met = any(w in said for w in own)
+    # version that said it otherwise, though the last revision changed another article;
+    # 'what changed between the versions of the expense guideline?' asks the change)
+    met = not _WHAT_CHANGED.search(ctx.turn.question) and any(w in said for w in own)
     if changed and not (own and (met or any(w in said for w in changed))):
         # The document as a whole ('1판이랑 2판 차이가 뭐야?'), or articles the version
         # did not change: the articles its summary names ('개정: 이월 한도 조정') are
