@@ -101,6 +101,8 @@ _COMPARED = re.compile(
 _OLDER_POINTER = re.compile(
     r"\bthat one\b|(?:^|\s)(?:그건|그거|그게|그때|그\s*때)(?=[은는이가을를의도에엔\s?]|$)", re.I
 )
+_THERE = re.compile(r"\bthere\b|(?:^|\s)(?:거기|그곳|그\s*지역)(?=[은는에서도\s?]|$)", re.I)
+"""A pointer at the place the earlier question named ('a 3-night stay there', '거기는')."""
 _THEN_DATE = re.compile(
     r"\b(?:on|from|after)\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
     r"|\d{1,2}\s*월\s*\d{1,2}\s*일\s*(?:이후|부터|뒤|후)?(?:엔|에는|에)?"
@@ -268,9 +270,18 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         before = " ".join(_USAGE_WORDS.sub(" ", before).split())
         return f"{before.rstrip('?？!. ')} {unmarked}"
     body = unmarked
+    place = _place(before)
+    there = _THERE.search(body) if place and not _place(body) else None
+    if there:
+        # 'And for a 3-night stay there, what's the max?' after Busan's cap: in Busan
+        return " ".join(f"{body[: there.start()]} {place} {body[there.end() :]}".split())
     leave = _leave_type(before)
     if leave and _ASKS_LEFT.search(body) and not _ASKS_LEFT.search(before):
-        if not _leave_type(body) and _names_nothing(_THEN_DATE.sub(" ", body), of=before):
+        if (
+            not _leave_type(body)
+            and not _person(body)
+            and _names_nothing(_THEN_DATE.sub(" ", body), of=before)
+        ):
             # 'once the new rule kicks in on Dec 23, how many will I have left?' after the
             # childcare days used: the days left of that leave (on that date), not the
             # days used on it
@@ -548,7 +559,16 @@ def _date(text: str) -> str:
     return match.group(0) if match else ""
 
 
+_NIGHTS_STAYED = re.compile(r"\d{1,2}\s*박|\b\d{1,2}[- ]nights?\b", re.I)
+
+
+def _nights(text: str) -> str:
+    found = _NIGHTS_STAYED.search(text)
+    return found.group() if found else ""
+
+
 _FINDERS: tuple[Callable[[str], str], ...] = (
+    _nights,
     _place,
     _department,
     _rank,

@@ -20,6 +20,7 @@ from embedded.model.lexicon import (
     OVER_WORDS,
     RANKS,
     SPLIT_PURCHASE_WORDS,
+    TITLE_SUFFIXES,
     TOPIC_WORDS,
 )
 from embedded.model.people import asked_fields, asks_roster, named_people
@@ -615,6 +616,34 @@ _WHOLE_DOCUMENT = frozenset(
 )
 
 
+_PRECEDENCE_NOUNS = frozenset(
+    "내용 규정 지침 규칙 기준 문서 사규 쪽 어느 둘 두 서로 우선 적용 따라 따라야 "
+    "document documents rule rules regulation regulations guideline guidelines".split()
+)
+
+
+def _asks_precedence(q: str, e: Entities) -> bool:
+    """Which document governs where two disagree, no rule's topic asked ('연차휴가
+    운영지침이랑 근로시간 및 휴가규정 내용이 다르면 어느 쪽 따라야 돼요?')."""
+    if not (cue(q, "precedence") and cue(q, "disagree")):
+        return False
+    title = {squash_word(w) for w in e.title_words}
+    own = [
+        k for k in e.keywords
+        if k not in _PRECEDENCE_NOUNS and squash_word(k) not in title
+        and not any(squash_word(k) in t for t in title)
+        and not cue(k, "precedence") and not cue(k, "disagree")
+        and not k.endswith(TITLE_SUFFIXES)  # a second title ('휴가규정')
+    ]  # fmt: skip
+    # each title written out may bring a word of its own ('근로시간 및 휴가규정')
+    titles = [k for k in e.keywords if k.endswith(TITLE_SUFFIXES) and k not in TITLE_SUFFIXES]
+    return len(own) <= 1 + len(titles)
+
+
+def squash_word(word: str) -> str:
+    return re.sub(r"\s+", "", word)
+
+
 def _asks_inside_document(q: str, e: Entities) -> bool:
     """'FIN-GDL-001 숙박비 상한', 'HR-GDL-010 제4조': an article of the document numbered."""
     if not e.doc_nos or e.title_words:
@@ -735,6 +764,7 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
             cue(q, "took_effect") and _DAYS_FIGURE.search(q) is not None and not version_figure(q)
         ),
     ),
+    ("precedence", _asks_precedence),
     ("describe", lambda q, e: _compares_document(q, e)),
     ("search", lambda q, e: _compares_rule(q, e)),
     # 'version history랑 draft 상태': the history (drafts included) describes the document.
@@ -1015,6 +1045,13 @@ REGISTRY: tuple[Intent, ...] = (
         ("doc_nos", "title_words", "keywords"),
         ("search_regulations", "pending_revision"),
         "a document's revisions in flight and whether they apply",
+    ),
+    Intent(
+        "precedence",
+        ("precedence", "disagree"),
+        ("doc_nos", "title_words"),
+        ("search_regulations", "describe_regulation"),
+        "which of two disagreeing documents governs: the article on their order, their tiers",
     ),
     Intent(
         "describe",

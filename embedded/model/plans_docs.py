@@ -24,12 +24,20 @@ from embedded.model.compose import (
     not_found,
     nothing_visible,
     squash,
+    titled,
     with_titles,
 )
+from embedded.model.conflicts import ORDER_QUERY, searched_article
 from embedded.model.intents import cue
 from embedded.model.lexicon import LEAVE_TYPES, TITLE_SUFFIXES, TOPIC_WORDS
 from embedded.model.people import asks_about_self, lookup_call, lookup_sql, people_of
-from embedded.model.plans_rules import as_of, asks_comparison, compared, topic_label
+from embedded.model.plans_rules import (
+    as_of,
+    asks_comparison,
+    compared,
+    search_query,
+    topic_label,
+)
 
 if TYPE_CHECKING:
     from embedded.model.conversation import ToolCall
@@ -834,3 +842,91 @@ def plan_pending_list(ctx: Ctx) -> Blocks:
             "and rejected ones have none.",
         )
     )
+
+
+_CLASS_KO = {"RULE": "규칙", "REGULATION": "규정", "GUIDELINE": "지침"}
+
+
+def _described(ctx: Ctx, doc_no: str) -> dict[str, Any] | None:
+    for c in ctx.turn.all("describe_regulation"):
+        if c.input.get("doc_no") == doc_no and not c.failed and c.data:
+            return c.data.get("regulation") or None
+    return None
+
+
+def _documents_named(ctx: Ctx, hits: list[dict[str, Any]]) -> list[str]:
+    """The documents the question names, by number or by a title it writes out."""
+    asked = squash(ctx.turn.question)
+    named = list(dict.fromkeys(ctx.ents.doc_nos))
+    # (the title words, and topic words long enough to be a title's: 'working hours
+    # regulation' is read as 근로시간)
+    titles = [squash(w) for w in [*ctx.ents.title_words, *ctx.ents.keywords] if len(w) >= 4]
+    for hit in with_titles(ctx, hits):
+        doc_no, title = str(hit.get("doc_no")), squash(str(hit.get("title") or ""))
+        if doc_no in named or not title:
+            continue
+        if title in asked or any(t in title for t in titles):
+            named.append(doc_no)
+    return named[:3]
+
+
+def plan_precedence(ctx: Ctx) -> Blocks:
+    """Which document governs where two disagree: the regulations' own article on the
+    order of documents, quoted, and for the documents the question names, their
+    tiers side by side and the one that governs ('연차휴가 운영지침이랑 근로시간 및
+    휴가규정 내용이 다르면 어느 쪽 따라야 돼요?')."""
+    query = search_query(ctx)
+    first = [c for c in ctx.turn.all("search_regulations") if c.input.get("question") == query]
+    if not first:
+        return call(ctx, "search_regulations", {"question": query})
+    if first[0].failed:
+        return answer(failure(ctx, first[0]))
+    named = _documents_named(ctx, hits_of(first[0]))
+    for doc_no in named:
+        if not any(c.input.get("doc_no") == doc_no for c in ctx.turn.all("describe_regulation")):
+            return call(ctx, "describe_regulation", {"doc_no": doc_no})
+    step, rule = searched_article(ctx, ORDER_QUERY, ("상위", "충돌"))
+    if step:
+        return step
+    if rule is None:
+        return answer(not_found(ctx, ctx.t("사규 간 위계", "the order of documents")))
+    citation = cite(ctx, str(rule.get("doc_no")), rule.get("version"), rule.get("effective_from"))
+    head = f"{rule.get('article_no') or ''} {rule.get('article_title') or ''}".strip()
+    text = ctx.t(
+        f"사규끼리 내용이 다르면 위계가 높은 쪽을 따릅니다. {titled(rule, citation)} "
+        f'{head}: "{rule.get("text")}"',
+        f"Where documents disagree, the higher-ranking one governs. {titled(rule, citation)} "
+        f'{head}: "{rule.get("text")}"',
+    )
+    ranked = []
+    for doc_no in named:
+        reg = _described(ctx, doc_no) or {}
+        tier = reg.get("tier")
+        if isinstance(tier, int | str) and str(tier).isdigit():
+            ranked.append((int(tier), doc_no, reg))
+    ranked.sort(key=lambda r: r[0])
+    if len(ranked) >= 2:
+        lines = "\n".join(
+            ctx.t(
+                f"- {doc_no} {reg.get('title') or ''}: "
+                f"{_CLASS_KO.get(str(reg.get('doc_class')), reg.get('doc_class'))} (위계 {tier})",
+                f"- {doc_no} {reg.get('title') or ''}: {reg.get('doc_class')} (tier {tier})",
+            )
+            for tier, doc_no, reg in ranked
+        )
+        top_tier, top_doc, top_reg = ranked[0]
+        title = str(top_reg.get("title") or top_doc)
+        if top_tier < ranked[1][0]:
+            verdict = ctx.t(
+                f"\n따라서 두 문서의 내용이 다르면 위계가 높은 {top_doc} {title}"
+                f"{josa(title, '을', '를')} 따릅니다.",
+                f"\nSo where they disagree, {top_doc} {title}, the higher tier, governs.",
+            )
+        else:
+            verdict = ctx.t(
+                "\n두 문서는 위계가 같아, 이 조항만으로는 어느 쪽이 우선하는지 정해지지 않습니다.",
+                "\nBoth documents rank alike, so this article alone does not decide between them.",
+            )
+        text += ctx.t(f"\n물어보신 문서의 위계:\n{lines}", f"\nThe documents asked about:\n{lines}")
+        text += verdict
+    return answer(text)

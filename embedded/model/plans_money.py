@@ -307,7 +307,8 @@ def _cap_for(hits: list[dict[str, Any]], region: str) -> tuple[int, str, dict[st
 _PROSPECTIVE = re.compile(
     r"\bcan (?:i )?claim\b|\bcould (?:i )?claim\b|청구할 수 있|청구 가능|받을 수 있"
     r"|\bnext week\b|\bnext month\b|다음\s?주|다음\s?달|\bheading to\b|\bgoing to\b"
-    r"|갈\s?(?:건데|예정)|가는데|\bplanning\b",
+    r"|갈\s?(?:건데|예정)|가는데|\bplanning\b"
+    r"|\b(?:would|will|could|can) i (?:get|be paid)\b|\bthe most i (?:get|can)\b|\bget back\b",
     re.I,
 )
 """A trip still ahead ('heading to Busan next week, what can I claim'): the rule, no claims."""
@@ -340,7 +341,7 @@ _NIGHT_WORDS = {
     **dict.fromkeys(("seven", "일곱", "칠"), 7),
 }
 _NIGHTS = re.compile(
-    r"(?<!\d)(\d++)\s*+(?:박|nights?\b)|\b(one|two|three|four|five|six|seven)\s++nights?\b"
+    r"(?<!\d)(\d++)(?:\s*+|-)(?:박|nights?\b)|\b(one|two|three|four|five|six|seven)(?:\s++|-)nights?\b"
     r"|(?<![가-힣])(한|두|세|네|다섯|여섯|일곱)\s*밤|(?<![가-힣])(일|이|삼|사|오|육|칠)박",
     re.I,
 )
@@ -1127,7 +1128,9 @@ _EXACT = re.compile(
     r"딱\s*상한|정확히\s*상한|상한에\s*(?:딱\s*)?맞춰|\bexactly (?:at|the) (?:the )?cap", re.I
 )
 _OVER_LISTED = re.compile(
-    r"(?:초과한|넘은|넘는)\s*(?:건|거|것|청구)|\b(?:went|go|goes|are) over\b|\bexceed(?:ed|s)?\b",
+    # ('… 청구한거 한도 넘은거지?' asks whether that one is over, not for those over)
+    r"(?:초과한|넘은|넘는)\s*(?:건|거|것|청구)(?!지|죠|\s*맞)"
+    r"|\b(?:went|go|goes|are) over\b|\bexceed(?:ed|s)?\b",
     re.I,
 )
 _PENDING_WORDS = re.compile(

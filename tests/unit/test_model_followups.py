@@ -286,3 +286,43 @@ def test_fewest_days_left_after_usage_asks_days_left() -> None:
     )
     resolved = resolve_followup("Who has the fewest days left?", (before,))
     assert "fewest days left" in resolved and "childcare leave" in resolved
+
+
+def test_the_version_before_keeps_the_document_titled_before() -> None:
+    before = (
+        "육아지원규정 지금 몇 판이 시행 중이야?",
+        "육아지원규정(HR-REG-003)의 시행 버전은 제3차입니다: HR-REG-003 제3차 (시행 2025-03-15).",
+    )
+    assert resolve_followup("그 전 버전은 며칠이었는데?", (before,)) == (
+        "육아지원규정 그 전 버전은 며칠이었는데?"
+    )
+
+
+def test_that_one_after_a_comparison_is_the_older_version() -> None:
+    compared = (
+        "and the version before that?",
+        "육아지원규정 HR-REG-003 version 3 (effective 2025-03-15) compared with HR-REG-003 "
+        "version 2 (effective 2023-07-01):\n- 제3조 육아휴직: now …",
+    )
+    resolved = resolve_followup("when did that one take effect?", (compared,))
+    assert resolved == "when did HR-REG-003 version 2 take effect?"
+    korean = (
+        "육아휴직 이전 버전은 며칠이었어?",
+        "육아지원규정 HR-REG-003 제3차 (시행 2025-03-15)와 HR-REG-003 제2차 (시행 2023-07-01)를 "
+        "비교합니다.",
+    )
+    assert "HR-REG-003 제2차" in resolve_followup("그건 언제부터 시행됐어?", (korean,))
+
+
+def test_there_is_the_place_asked_before() -> None:
+    busan = ("What's the hotel cap for Busan?", "The lodging cap for Busan (부산) is 90,000 won.")
+    resolved = resolve_followup("And for a 3-night stay there, what's the max?", (busan,))
+    assert "there" not in resolved and ("부산" in resolved or "Busan" in resolved)
+
+
+def test_days_left_asked_after_days_used_keep_the_leave_type() -> None:
+    used = ("How many childcare leave days have I used so far?", "Total 12 days.")
+    resolved = resolve_followup(
+        "ok and once the new rule kicks in on Dec 23, how many will I have left?", (used,)
+    )
+    assert resolved.startswith("childcare") and "left" in resolved and "used" not in resolved
