@@ -119,7 +119,8 @@ _VERSION = re.compile(
     r"(?:제\s*)?\d{1,2}\s*차(?!\s*[가-힣]{2})|\bv\d{1,2}\b|\bversion\s+\d{1,2}\b", re.I
 )
 _ASKS_LIMIT = re.compile(
-    r"한도|최대|며칠|몇\s*일|일수|바뀌|달라|\blimit\b|\bmaximum\b|\b\d+\s*days?\b|\bgoing up\b",
+    r"한도|최대|며칠|몇\s*일|일수|바뀌|달라|\d{1,3}\s*일(?:로|이|까지|짜리)"
+    r"|\blimit\b|\bmaximum\b|\b\d+\s*days?\b|\bgoing up\b",
     re.I,
 )
 _THEN_WORDS = re.compile(r"예전엔|예전에는|예전|이전엔|이전에는|전엔|before|previously", re.I)

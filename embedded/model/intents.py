@@ -95,6 +95,16 @@ _FIGURE_VERSION = re.compile(
 _DAYS_FIGURE = re.compile(r"\d{1,3}\s*(?:-\s*day\b|days?\b|일(?:짜리|로|이)?(?=\s|$|[?？]))", re.I)
 
 
+_CHANGING = re.compile(
+    r"늘어나|늘어난|늘어날|늘린다|늘려|줄어드|줄어든|줄어들|바뀐다|바뀐다는|바뀔|오른다|올라간다"
+    r"|\b(?:increas|decreas|go(?:es|ing)? up|rais|chang)",
+    re.I,
+)
+"""A figure said to be coming ('30일로 늘어난다는', 'going up to 30 days')."""
+_FROM_WHEN = re.compile(r"\bfrom when\b|\bstarting when\b", re.I)
+_NOW = re.compile(r"지금|현재|바로|\bnow\b", re.I)
+
+
 def version_figure(question: str) -> str | None:
     """The figure a version is named by ('20일짜리 판', 'the 20-day version' → '20일')."""
     match = _FIGURE_VERSION.search(question)
@@ -769,6 +779,17 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ("search", lambda q, e: _compares_rule(q, e)),
     # 'version history랑 draft 상태': the history (drafts included) describes the document.
     ("describe", lambda q, e: bool(e.doc_nos or e.title_words) and cue(q, "describe_title")),
+    # '30일로 늘어난다는 얘기 있던데 언제부터에요?': when a figure heard of applies, which
+    # the revisions in flight answer (a draft has no date; the approved one has)
+    (
+        "pending_status",
+        lambda q, e: (
+            (cue(q, "effective_date") or _FROM_WHEN.search(q) is not None)
+            and _DAYS_FIGURE.search(q) is not None
+            and _CHANGING.search(q) is not None
+            and _NOW.search(q) is None  # '지금 바로 25일 쓸 수 있어?': the days now too
+        ),
+    ),
     # '15일짜리 판은 언제부터 시행됐어?': when the version named by its figure took effect
     ("effective_date", lambda q, e: bool(version_figure(q)) and cue(q, "effective_date")),
     # 'when did HR-REG-003 version 2 take effect?': when the numbered version did

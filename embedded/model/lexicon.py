@@ -14,6 +14,9 @@ EN_TO_KO: dict[str, str] = {
     "parental leave": "육아휴직",
     "annual leave": "연차휴가",
     # 'who approves a team leader's leave?' (HR-GDL-002: 팀장의 휴가는 본부장이 승인한다)
+    "at the same time": "동시",
+    "simultaneously": "동시",
+    "at once": "동시",
     "night stay": "숙박",
     "hotel stay": "숙박",
     "stay": "숙박",
