@@ -4,20 +4,30 @@ Same runner as the public suites (``agent_core.scenarios``): SDK → offline mod
 over HTTP → tool runtime → embedded platform over HTTP, figures from ground truth.
 The cases live in ``tests/scenarios/extra``; they are variants of the public
 kinds that the planner must answer without having seen them.
+
+Many of them name dates the way people do ('12월 23일 이후엔', 'next month',
+'이번 달 말에'), and what those mean against the demo data depends on the day:
+the approved childcare revision takes effect 21 days after the platform's
+today. The public suites are written with ``${...}`` placeholders and run on
+the real clock; these run on a platform whose clock is set to the day they
+were written for, so that a case reads the same on every day CI runs it.
 """
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 import yaml
 
+from agent_core.config import OFFLINE_MODEL_NAME, Endpoints
 from agent_core.scenarios import load_cases, run_case
+from tests.integration.conftest import Stack
 
 if TYPE_CHECKING:
-    from tests.integration.conftest import Stack
+    from collections.abc import Iterator
 
 EXTRA_DIR = Path(__file__).resolve().parents[1] / "scenarios" / "extra"
 FILES = sorted(EXTRA_DIR.glob("*.yaml"))
@@ -33,10 +43,37 @@ def _case_ids() -> list[tuple[Path, str]]:
 
 CASE_IDS = _case_ids()
 
+# The platform day the extra cases' dates were written against.
+WRITTEN_FOR = date(2026, 12, 2)
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """The embedded services with the platform's clock on ``WRITTEN_FOR``."""
+    from embedded.launcher import start_embedded
+
+    data_dir = tmp_path_factory.mktemp("agent-extra")
+    services = start_embedded(today=WRITTEN_FOR, data_dir=data_dir)
+    truth = services.ground_truth
+    endpoints = Endpoints(
+        ontul_url=services.ontul_url,
+        model_base_url=services.model_url,
+        api_key="offline",
+        model=OFFLINE_MODEL_NAME,
+        embedded=True,
+        ground_truth=truth,
+    )
+    yield Stack(services, endpoints, truth, data_dir)
+    services.stop()
+
 
 @pytest.fixture(scope="module")
 def ledger(stack: Stack, ledger_of: Any) -> Any:
     return ledger_of(stack.db_path)
+
+
+def test_the_platform_runs_on_the_day_the_cases_were_written_for(stack: Stack) -> None:
+    assert stack.truth["today"] == WRITTEN_FOR.isoformat()
 
 
 def test_extra_suites_are_substantial() -> None:
