@@ -52,6 +52,8 @@ class Ctx:
     """Tools the client offered."""
     asker: str = ""
     """Display name of the person asking (from the system prompt's identity line)."""
+    today: str = ""
+    """The platform's today from the system prompt's date line ('' when absent)."""
 
     @property
     def ko(self) -> bool:
@@ -455,12 +457,23 @@ def doc_hits(hits: list[dict[str, Any]], doc_no: str) -> list[dict[str, Any]]:
 
 
 def today_of(ctx: Ctx) -> str:
-    """Today's date as the platform's searches report it ('' before any search)."""
+    """Today's date as the platform's undated searches report it, else as the system
+    prompt's date line gives it ('' when neither has)."""
     for c in ctx.turn.all("search_regulations"):
         today = str((c.data or {}).get("as_of") or "") if not c.input.get("as_of") else ""
         if today:
             return today
-    return ""
+    return ctx.today
+
+
+_TODAY_LINE = re.compile(r"\bToday is (\d{4}-\d{2}-\d{2})\b")
+
+
+def today_in(system: str) -> str:
+    """The ISO date of the system prompt's 'Today is …' line ('' when absent); the
+    client marks it '(local clock)' until the platform has told its own."""
+    match = _TODAY_LINE.search(system or "")
+    return match.group(1) if match else ""
 
 
 def in_days(ctx: Ctx, when: Any) -> str:

@@ -69,6 +69,9 @@ def cue(question: str, name: str) -> bool:
     return pattern is not None and pattern.search(lowered) is not None
 
 
+_LEAVE_LIMIT = re.compile(r"한도|상한|\b(?:limit|cap|ceiling|maximum|max)\b", re.I)
+
+
 def _names_leave(q: str) -> bool:
     lowered = q.lower()
     return any(word in lowered for word in LEAVE_TYPES)
@@ -934,6 +937,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
             cue(q, "days")
             or _names_days(q)
             or (_names_leave(q) and (_can_take(q) or cue(q, "upcoming")) and not _carry(e))
+            # '육아휴직 한도는?', 'the childcare leave cap': a leave's limit is its days
+            or (_names_leave(q) and _LEAVE_LIMIT.search(q) is not None and not _carry(e))
         ),
     ),
     ("search", lambda q, e: True),

@@ -19,7 +19,15 @@ from embedded.model import (
     plans_roster,
     plans_rules,
 )
-from embedded.model.compose import Blocks, Ctx, answer, hits_of, not_understood, squash
+from embedded.model.compose import (
+    Blocks,
+    Ctx,
+    answer,
+    hits_of,
+    not_understood,
+    squash,
+    today_in,
+)
 from embedded.model.conversation import Turn, read_turn
 from embedded.model.entities import correct_english, date_phrase, extract, read_phrases
 from embedded.model.evidence import beyond_the_tools, chatter, says_where
@@ -176,6 +184,7 @@ def _plan_one(request: MessagesRequest, turn: Turn, lang: str | None = None) -> 
         ents=ents,
         tools=frozenset(request.tool_names()),
         asker=asker_name(request.system),
+        today=today_in(request.system),
     )
     if not turn.question:
         return answer(ctx.t("질문을 찾을 수 없습니다.", "I could not find a question."))

@@ -673,6 +673,20 @@ def _left_text(ctx: Ctx, grant: Grant, emp_no: str, used: int, lead: tuple[str, 
                 f"{next_days} − {used} = {next_days - used} days left (approved, not yet in "
                 f"force, so {left} until then).",
             )
+        elif next_days is not None and emp_no not in grant.per_person and _asks_before(ctx, eff):
+            # '12월 23일 이후엔 몇일 돼?' with the change on the 24th: that day is still
+            # under the rule in force; the day after the change is named beside it
+            day = _asked_day(ctx)
+            text += ctx.t(
+                f" 물으신 {day}에는 아직 {grant.citation}{josa(grant.citation, '이', '가')} "
+                f"시행 중이라 그대로 {left}일입니다. {next_cite}({next_days}일)는 "
+                f"{eff}{in_days(ctx, eff)}부터 시행되어, 그날부터 남는 일수는 "
+                f"{next_days}일 − {used}일 = {next_days - used}일입니다.",
+                f" On {day}, which you asked about, {grant.citation} is still in force, so "
+                f"still {left} days. {next_cite} ({next_days} days) takes effect on "
+                f"{eff}{in_days(ctx, eff)}: from that day {next_days} − {used} = "
+                f"{next_days - used} days left.",
+            )
         elif next_days is not None and emp_no not in grant.per_person:
             # '일수는 … = 13으로': the unit is the noun already, and '13일' would read
             # as '3일' to a substring check of the superseded answer.
@@ -707,12 +721,24 @@ def _asks_future(ctx: Ctx, effective: Any = None) -> bool:
     q = ctx.turn.question.lower()
     if cue(q, "upcoming") or _FUTURE.search(q) is not None:
         return True
+    day = _asked_day(ctx)
+    return bool(day and effective and day >= str(effective))
+
+
+def _asked_day(ctx: Ctx) -> str | None:
+    """The ISO day the question names, absolute or relative to the platform's today."""
     asked = extract(ctx.turn.question)
     today = today_of(ctx)
     day = asked.as_of or (
         resolve_relative(today, asked.relative) if asked.relative and today else None
     )
-    return bool(day and effective and str(day) >= str(effective))
+    return str(day) if day else None
+
+
+def _asks_before(ctx: Ctx, effective: Any) -> bool:
+    """A day after today but before the coming version takes effect is asked."""
+    day, today = _asked_day(ctx), today_of(ctx)
+    return bool(day and today and effective and today < day < str(effective))
 
 
 def _euro(number: int) -> str:

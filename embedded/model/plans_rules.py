@@ -39,6 +39,7 @@ from embedded.model.compose import (
     squash,
     title_of,
     titled,
+    today_of,
     with_titles,
 )
 from embedded.model.conflicts import conflict_note, said_text, searched_article, tier_of
@@ -786,8 +787,8 @@ def _future_days(
 Coming = tuple[list[tuple[dict[str, Any], int | None]], list[dict[str, Any]]]
 
 
-def today_of(ctx: Ctx) -> str:
-    """Today as the platform reported it with the main search ('' when unknown)."""
+def _search_day(ctx: Ctx) -> str:
+    """The day the main search was made as of ('' when unknown)."""
     searches = ctx.turn.all("search_regulations")
     search = primary_search(ctx) or (searches[0] if searches else None)
     return str(((search.data if search else None) or {}).get("as_of") or "")
@@ -804,7 +805,7 @@ def coming_changes(ctx: Ctx, doc_no: str, topic: list[str]) -> tuple[Blocks | No
     """
     if ctx.turn.last("pending_revision") is None and ctx.has("pending_revision"):
         return call(ctx, "pending_revision", {"doc_no": doc_no}), ([], [])
-    approved, drafts = _upcoming(ctx, doc_no, today_of(ctx))
+    approved, drafts = _upcoming(ctx, doc_no, _search_day(ctx))
     found: list[tuple[dict[str, Any], int | None]] = []
     for version in approved:
         days, step = _future_days(ctx, version, topic)
@@ -977,6 +978,25 @@ def _drafts_note(ctx: Ctx, doc_no: str) -> str:
     return "".join(notes)
 
 
+def _approved_after(ctx: Ctx, doc_no: str, when: str) -> str:
+    """Approved versions taking effect after a day still to come, and the drafts."""
+    pending = ctx.turn.last("pending_revision")
+    rows = [] if pending is None or pending.failed else (pending.data or {}).get("pending") or []
+    notes = [
+        ctx.t(
+            f" 다만 {r.get('effective_from')}부터는 승인된 제{r.get('version')}차 개정이 "
+            f"시행됩니다 ({r.get('summary') or ''}).",
+            f" From {r.get('effective_from')}, the approved version {r.get('version')} takes "
+            f"effect ({r.get('summary') or ''}).",
+        )
+        for r in rows
+        if r.get("status") == "APPROVED"
+        and str(r.get("doc_no", doc_no)) == doc_no
+        and str(r.get("effective_from") or "") > when
+    ]
+    return "".join(notes) + _drafts_note(ctx, doc_no)
+
+
 def _dated_days(ctx: Ctx, top: dict[str, Any], days: int, citation: str, when: str) -> Blocks:
     """The figure on an asked date: in force then, or — a future date — approved to apply then."""
     doc_no = str(top.get("doc_no"))
@@ -1011,16 +1031,23 @@ def _dated_days(ctx: Ctx, top: dict[str, Any], days: int, citation: str, when: s
         if described is None:
             return call(ctx, "describe_regulation", {"doc_no": doc_no})
         printed = _printed_before(ctx, described, when)
-    return answer(
-        ctx.t(
+    today = today_of(ctx)
+    if today and when > today:
+        # a day still to come: the version in force today is the one that will be then
+        said = ctx.t(
+            f"{days}일입니다. {when}에도 {citation}{josa(citation, '이', '가')} 시행 중이므로 "
+            f"{label}{josa(label, '은', '는')} {days}일입니다{quote}.",
+            f"{days} days. On {when} {citation} will still be in force, "
+            f"which states {days} days{quote}.",
+        ) + _approved_after(ctx, doc_no, when)
+    else:
+        said = ctx.t(
             f"{days}일입니다. {when} 기준으로 시행 중이던 {citation}에 따르면 "
             f"{label}{josa(label, '은', '는')} {days}일이었습니다{quote}.",
             f"{days} days. On {when} the version in force was {citation}, "
             f"which stated {days} days{quote}.",
         )
-        + date_note(ctx, top)
-        + printed
-    )
+    return answer(said + date_note(ctx, top) + printed)
 
 
 def _says_printed_date(question: str) -> bool:
