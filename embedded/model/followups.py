@@ -76,7 +76,7 @@ _VERSION_POINTER = re.compile(
 )
 _PERSON_POINTER = re.compile(
     r"(?:^|\s)(?:그\s*사람|그\s*분|그\s*직원|이\s*사람|그\s*친구|걔)(?=[은는이가을를의도\s?]|$)"
-    r"|\b(?:that person|that employee|that guy|him|her|his|their)\b",
+    r"|\b(?:that person|that employee|that guy|him|her|his|their|he|she)\b",
     re.I,
 )
 _RECORD_POINTER = re.compile(
@@ -221,7 +221,7 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
     pointed = _point_at(unmarked, referent) if referent else None
     if pointed:
         return pointed
-    person = _person(before)
+    person = _person(before) or _one_person_answered(said)
     if person and not _person(unmarked) and _PERSON_POINTER.search(unmarked):
         # '그 사람 연락처도' after '남은서 대리 어느부서야?': 남은서's
         return " ".join(_PERSON_POINTER.sub(f" {person} ", unmarked, count=1).split())
@@ -290,6 +290,12 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
     swapped = _swap_into(before, body) if _short_follow_up(question, body) else None
     if swapped:
         return swapped
+    if _FAMILY_EVENT.search(before) and not _FAMILY_EVENT.search(body) and _ASKS_LEAVE.search(body):
+        if not _leave_type(body):
+            # '휴가는 며칠이고?' after '팀원이 부친상인데 경조금 얼마 나가요?': leave for that
+            # event (특별휴가), not annual leave
+            event = _FAMILY_EVENT.search(before)
+            return f"{event.group(0) if event else ''} 경조사 {body}"
     leave = _leave_type(before)
     aspects = extract(body).keywords
     if (
@@ -298,7 +304,8 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         and (_ASKS_LIMIT.search(body) or aspects)
         and all(w in LEAVE_ASPECTS or w in FOLLOW_UP_GENERIC for w in aspects)
         and not _ABOVE.search(body)  # '그 위에는?': up the chain, not of the leave
-        and not _ASKS_LEFT.search(body)  # '그럼 남은건?': whose days left, below
+        # '그럼 남은건?': whose days left, below ('남은거 이월은 되나?' asks the carry-over)
+        and (not _ASKS_LEFT.search(body) or _CARRIED.search(body) is not None)
     ):
         # ('부서장이 거절할수도 있어?' after how childcare leave is applied for: of it)
         # '12월 23일 이후에는 한도가 어떻게 바뀌어요?' after one's childcare days: its limit
@@ -323,6 +330,17 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
     if _names_nothing(body):
         return _of_earlier(body, before, cited)
     return question
+
+
+_FAMILY_EVENT = re.compile(
+    r"부친상|모친상|빙부상|빙모상|시부상|시모상|조부상|조모상|상을\s?당|장례|결혼식?|경조사|돌아가"
+    r"|\b(?:funeral|bereavement|wedding|passed away)\b",
+    re.I,
+)
+_ASKS_LEAVE = re.compile(r"휴가|\bleave\b|\bdays? off\b", re.I)
+_CARRIED = re.compile(
+    r"이월|넘어가|넘길|\bcarry|\broll (?:it |them |the \w+ )?(?:over|into)\b", re.I
+)
 
 
 def _of_earlier(body: str, before: str, cited: str | None) -> str:
@@ -521,6 +539,15 @@ def _rank(text: str) -> str:
 
 def _leave_type(text: str) -> str:
     return _first_of(list(LEAVE_TYPES), text)
+
+
+_ANSWERED_PERSON = re.compile(r"([가-힣]{2,4}) \((\d{8})[,)]")
+
+
+def _one_person_answered(said: str) -> str:
+    """The one employee an answer named ('김도현 (20180007, DEV 사원)'), '' unless one."""
+    people = {name for name, _ in _ANSWERED_PERSON.findall(said)}
+    return people.pop() if len(people) == 1 else ""
 
 
 def _person(text: str) -> str:

@@ -227,7 +227,10 @@ def _pending_anywhere(q: str, e: Entities) -> bool:
 
 def _records(q: str) -> bool:
     """Claims or orders (HR records) are asked about, not regulation revisions."""
-    return any(w in q.lower() for w in ("claim", "청구", "발주", "purchase order"))
+    return any(
+        w in q.lower()
+        for w in ("claim", "청구", "발주", "purchase order", "경비", "expense", "구매요청")
+    )
 
 
 _BY_STATUS = ("승인대기", "승인 대기", "대기 중", "대기중", "몇 건", "몇건", "반려된", "pending")
@@ -239,6 +242,12 @@ def expenses_by_status(q: str) -> bool:
     return any(w in lowered for w in ("경비", "expense")) and any(w in lowered for w in _BY_STATUS)
 
 
+_MAY_CLAIM = re.compile(
+    r"얼마까지|청구\s?(?:가능|돼|되나|되요|돼요|할\s?수)|\bhow much can\b|\bcan (?:i|we) claim\b"
+    r"|\bis there a (?:cap|limit)\b"
+)
+
+
 def _claim_record(q: str) -> bool:
     """A filed claim asked about: its amount, status or whose it is (not the claim rule)."""
     lowered = q.lower()
@@ -248,6 +257,10 @@ def _claim_record(q: str) -> bool:
 
     if any(w in lowered for w in ("규정", "절차", "방법", "기한", "how do", "how to", "rule")):
         return False
+    if _MAY_CLAIM.search(lowered):
+        return False  # '야근 식대 얼마까지 청구 돼요?': what may be claimed is a rule
+    if expenses_by_status(q):
+        return True  # '우리 부서 expense 중에 아직 pending인거 몇건이야?': the claims
     status = (
         "승인",
         "상태",
@@ -464,7 +477,10 @@ def _rule_asked(q: str) -> bool:
     return any(w in lowered for w in _RULE_WORDS)
 
 
-_WHO_WORDS = ("누구", "이름", "who is", "who's", "whose", "name")
+_WHO_WORDS = (
+    "누구", "이름", "who is", "who's", "whose", "name", "pull up", "look up", "details",
+    "인적사항", "인사기록", "인사 기록",
+)  # fmt: skip
 
 
 def _number_looked_up(q: str, e: Entities) -> bool:
@@ -1825,9 +1841,34 @@ def split_amounts(question: str) -> tuple[list[str], list[str]]:
     return [asked, asked[:s1] + second + asked[e1:]], labels
 
 
+_A_DATE = re.compile(
+    r"(?:19|20)\d{2}\s?년\s?\d{1,2}\s?월(?:\s?\d{1,2}\s?일)?|(?:19|20)\d{2}-\d{2}-\d{2}"
+)
+_DATE_AGAIN = re.compile(
+    r"[?？.]\s*+((?:19|20)\d{2}\s?년\s?\d{1,2}\s?월(?:\s?\d{1,2}\s?일)?|(?:19|20)\d{2}-\d{2}-\d{2})"
+    r"\s?(?:은|는|엔|에는|에도)\s?(?:요|어때|어땠어)?\s?[?？]?\s*$"
+)
+
+
+def _date_asked_again(question: str) -> tuple[list[str], list[str]]:
+    """'2024년 3월 기준 … 몇일이었지? 2025년 2월은?': the question once per date."""
+    again = _DATE_AGAIN.search(question)
+    if again is None:
+        return [], []
+    first = question[: again.start() + 1]
+    said = _A_DATE.search(first)
+    if said is None:
+        return [], []
+    second = first[: said.start()] + again.group(1) + first[said.end() :]
+    return [first, second], [said.group(0), again.group(1)]
+
+
 def split_dates(question: str) -> tuple[list[str], list[str]]:
     """The question once per date when it names two dates side by side, with the dates
     as labels; ([], []) otherwise."""
+    parts, dates = _date_asked_again(question)
+    if parts:
+        return parts, dates
     ko = _TWO_DATES_KO.search(question)
     iso = None if ko else _TWO_DATES_ISO.search(question)
     if ko:

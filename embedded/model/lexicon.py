@@ -103,6 +103,10 @@ EN_TO_KO: dict[str, str] = {
     "probation": "수습",
     "carry over": "이월",
     "carry-over": "이월",
+    "roll over": "이월",
+    "roll them over": "이월",
+    "roll into next year": "이월",
+    "roll the unused ones into next year": "이월",
     "carried over": "이월",
     "eligib": "대상",
     "approve": "승인",
@@ -602,10 +606,95 @@ TOPIC_WORDS: frozenset[str] = frozenset(
     }
 )
 
+# Places abroad as a question names them (matched in the lowered question).
+FOREIGN_PLACES: tuple[str, ...] = (
+    "일본",
+    "도쿄",
+    "동경",
+    "오사카",
+    "중국",
+    "베이징",
+    "북경",
+    "상하이",
+    "홍콩",
+    "대만",
+    "타이베이",
+    "싱가포르",
+    "싱가폴",
+    "베트남",
+    "하노이",
+    "호치민",
+    "태국",
+    "방콕",
+    "미국",
+    "뉴욕",
+    "실리콘밸리",
+    "샌프란시스코",
+    "영국",
+    "런던",
+    "프랑스",
+    "파리",
+    "독일",
+    "베를린",
+    "유럽",
+    "호주",
+    "시드니",
+    "캐나다",
+    "인도네시아",
+    "자카르타",
+    "필리핀",
+    "마닐라",
+    "japan",
+    "tokyo",
+    "osaka",
+    "china",
+    "beijing",
+    "shanghai",
+    "hong kong",
+    "taiwan",
+    "taipei",
+    "singapore",
+    "vietnam",
+    "hanoi",
+    "thailand",
+    "bangkok",
+    "america",
+    "new york",
+    "san francisco",
+    "silicon valley",
+    "london",
+    "england",
+    "france",
+    "paris",
+    "germany",
+    "berlin",
+    "europe",
+    "australia",
+    "sydney",
+    "canada",
+    "indonesia",
+    "jakarta",
+    "philippines",
+    "manila",
+)
+
 # Scope qualifiers a question may put on a rule: (Korean word the rule text uses,
 # the ways a question says it). The rule's own text decides whether it covers them.
 SCOPE_QUALIFIERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("해외", ("해외", "국외", "외국", "overseas", "abroad", "international", "foreign")),
+    (
+        "해외",
+        (
+            "해외",
+            "국외",
+            "외국",
+            "overseas",
+            "abroad",
+            "international",
+            "foreign",
+            # a foreign place named is a trip abroad ('담달 싱가폴 출장')
+            *FOREIGN_PLACES,
+        ),
+    ),
     ("국내", ("국내", "domestic")),
 )
 # Words of a rule sentence that leave a case outside the rule ('해외 출장은 별도로 정한다').
@@ -1643,6 +1732,12 @@ BEYOND_THE_TOOLS: tuple[str, ...] = (
     # games and idle chat ('끝말잇기 하자', 'let's play')
     r"끝말잇기|삼행시|게임\s*(?:하자|할래|해요)|놀아\s*줘|심심해|심심한데|\blet'?s play\b"
     r"|\bi'?m bored\b",
+    # code of any kind written for the asker ('링크드 리스트 뒤집는 파이썬 함수 좀 짜줘')
+    r"(?:파이썬|python|자바스크립트|javascript|자바|java|함수|코드|알고리즘|정규식|regex)"
+    r".{0,24}(?:짜|작성해|만들어|구현해)\s*(?:줘|주세요|줄래|봐)",
+    r"\b(?:write|implement|code)\b.{0,40}\b(?:function|algorithm|class|program|in python)\b",
+    # jokes and puns asked for ('아재개그 하나만 해줘', 'tell me a pun')
+    r"아재\s*개그|개그\s*(?:하나|좀|해)|유머\s*(?:하나|좀)|\btell me a pun\b",
 )  # fmt: skip
 
 # ── Roster vocabulary (plans_roster) ─────────────────────────────────────────

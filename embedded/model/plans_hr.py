@@ -622,10 +622,21 @@ class Grant:
     """Approved versions not yet in force, with the days each grants (None when unstated)."""
     drafts: list[dict[str, Any]]
     """Unapproved revisions (no effect)."""
+    year: int | None = None
+    """The year the leave records are for (their 연도), when they all share one."""
 
     def of(self, emp_no: str) -> int:
         """The grant that applies to one employee."""
         return self.per_person.get(emp_no, self.days)
+
+
+def _records_year(columns: list[str], rows: list[list[Any]]) -> int | None:
+    """The one 연도 the leave rows share (None when absent or mixed)."""
+    if "연도" not in columns:
+        return None
+    years = {row[columns.index("연도")] for row in rows}
+    (year,) = years if len(years) == 1 else (None,)
+    return int(year) if isinstance(year, int | str) and str(year).isdigit() else None
 
 
 def _granted_by_employee(columns: list[str], rows: list[list[Any]]) -> dict[str, int]:
@@ -663,7 +674,19 @@ def _left_text(ctx: Ctx, grant: Grant, emp_no: str, used: int, lead: tuple[str, 
         doc_no = grant.citation.split(" ", 1)[0]
         next_cite = cite(ctx, doc_no, version.get("version"), None)
         eff = version.get("effective_from")
-        if next_days is not None and emp_no not in grant.per_person and _asks_future(ctx, eff):
+        later_year = grant.year is not None and str(eff or "")[:4] > str(grant.year)
+        if next_days is not None and later_year:
+            # the change falls in a later year than the records: this year's use does not
+            # count against it, so no days are reckoned from it
+            text += ctx.t(
+                f" 참고: {next_cite}({next_days}일){josa(next_cite, '이', '가')} 승인되어 "
+                f"{eff}{in_days(ctx, eff)}부터 시행됩니다. 위 기록은 {grant.year}년분이라, "
+                f"그 뒤의 부여 일수는 {next_days}일입니다.",
+                f" Note: an approved {next_cite} ({next_days} days) takes effect on "
+                f"{eff}{in_days(ctx, eff)}. The records above are for {grant.year}; "
+                f"from then the grant is {next_days} days.",
+            )
+        elif next_days is not None and emp_no not in grant.per_person and _asks_future(ctx, eff):
             # The question is about the coming entitlement: its figure is the answer.
             text += ctx.t(
                 f" 질문하신 대로 {next_cite}({next_days}일){josa(next_cite, '이', '가')} "
@@ -870,6 +893,7 @@ def _remaining(ctx: Ctx) -> Blocks:
         _granted_by_employee(columns, rows) if varies else {},
         coming,
         drafts,
+        _records_year(columns, rows),
     )
     named = people is not None
     if people is None:
@@ -939,7 +963,16 @@ def _remaining_table(
 ) -> str:
     """Days left per employee, arithmetic shown, the coming entitlement as a column."""
     names = _names_by_employee(columns, rows)
-    coming = [(v, d) for v, d in grant.coming if d is not None and not grant.per_person]
+    coming = [
+        (v, d)
+        for v, d in grant.coming
+        if d is not None
+        and not grant.per_person
+        # (a change in a later year than the records: nothing reckoned from this year's use)
+        and not (
+            grant.year is not None and str(v.get("effective_from") or "")[:4] > str(grant.year)
+        )
+    ]
     extra_ko = "".join(f" {v.get('effective_from')}부터 ({d}일) |" for v, d in coming)
     extra_en = "".join(f" From {v.get('effective_from')} ({d}) |" for v, d in coming)
     header = ctx.t(

@@ -307,7 +307,8 @@ def _cap_for(hits: list[dict[str, Any]], region: str) -> tuple[int, str, dict[st
 _PROSPECTIVE = re.compile(
     r"\bcan (?:i )?claim\b|\bcould (?:i )?claim\b|청구할 수 있|청구 가능|받을 수 있"
     r"|\bnext week\b|\bnext month\b|다음\s?주|다음\s?달|\bheading to\b|\bgoing to\b"
-    r"|갈\s?(?:건데|예정)|가는데|\bplanning\b"
+    r"|갈\s?(?:건데|예정)|가는데|가면|\bplanning\b|\bif (?:i|we) (?:go|travel|fly|stay)\b"
+    r"|\b(?:i'?m|we'?re) (?:going|travell?ing|flying)\b|\bwhen (?:i|we) (?:go|travel)\b"
     r"|\b(?:would|will|could|can) i (?:get|be paid)\b|\bthe most i (?:get|can)\b|\bget back\b",
     re.I,
 )
@@ -396,6 +397,19 @@ _PLACE_LIKE = re.compile(r"[가-힣]{1,5}(?:특별시|광역시|시|군|도|읍|
 """A Korean place name by its ending ('춘천시', '양평군', '강원도')."""
 
 
+_CATEGORY_WORDS = ("광역시", "기타 지역", "기타지역", "지방")
+_SCOPE_WORDS = ("국내", "해외")  # ('a domestic trip to a metropolitan city': no place)
+
+
+def _reads_as_place(word: str) -> bool:
+    return word in PLACES or _PLACE_LIKE.fullmatch(word) is not None
+
+
+def _category_defined(texts: str, category: str) -> bool:
+    """True when the guideline defines which places ``category`` takes in."""
+    return any(m.group(1) == category for m in _DEFINES.finditer(texts))
+
+
 def _region(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, str, str]:
     """(word to look the cap up by, place as asked, note on how it was placed)."""
     texts = " ".join(str(h.get("text")) for h in hits)
@@ -406,8 +420,14 @@ def _region(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, str, str]:
         if w not in _NOT_PLACES and w not in negated
         and not any(w in n or n in w for n in names)  # '곽호은' no place
     ]  # fmt: skip
+    # a place named beside a category ('세종시 출장가면 … 광역시 기준이죠?') is placed by
+    # the guideline, not by the category the question assumes
+    unlisted = [
+        p for p in places if p not in texts and _reads_as_place(p) and p not in _SCOPE_WORDS
+    ]
+    assumed = next((p for p in places if p in _CATEGORY_WORDS), "")
     for place in places:
-        if place not in texts:
+        if place not in texts or (unlisted and place in _CATEGORY_WORDS):
             continue
         category = _category(texts, place)
         if category:
@@ -416,7 +436,7 @@ def _region(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, str, str]:
                 category,
                 name,
                 ctx.t(
-                    f" ({place}은(는) 지침상 {category}에 해당합니다.)",
+                    f" ({place}{josa(place, '은', '는')} 지침상 {category}에 해당합니다.)",
                     f" ({name} counts as {category} in the guideline.)",
                 ),
             )
@@ -425,18 +445,29 @@ def _region(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, str, str]:
     # as an English place name reads in Korean
     # (a word the guideline does not list is a place only when it reads as one: '어케',
     # 'how', had been costed as 기타 지역)
-    unknown = [p for p in places if p not in texts and (p in PLACES or _PLACE_LIKE.fullmatch(p))]
+    unknown = [p for p in unlisted if p not in _CATEGORY_WORDS]
     other = _other_category(hits) if unknown else None
     if unknown and other:
         name = _english_name(ctx, unknown[0])
+        premise = (
+            ctx.t(
+                f" {assumed} 기준이 아닙니다: 지침이 {assumed}로 정한 곳에 "
+                f"{unknown[0]}{josa(unknown[0], '은', '는')} 없습니다.",
+                f" Not the {assumed} cap: {name} is not among the places the guideline "
+                f"defines as {assumed}.",
+            )
+            if assumed and assumed != other and _category_defined(texts, assumed)
+            else ""
+        )
         return (
             other,
             name,
             ctx.t(
-                f" ({unknown[0]}은(는) 지침에 따로 적힌 지역이 아니므로 "
+                f" ({unknown[0]}{josa(unknown[0], '은', '는')} 지침에 따로 적힌 지역이 아니므로 "
                 f"{other} 기준을 적용했습니다.)",
                 f" ({name} is not a place the guideline lists, so the {other} cap applies.)",
-            ),
+            )
+            + premise,
         )
     return "", "", ""
 

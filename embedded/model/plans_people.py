@@ -236,6 +236,11 @@ def _hire_extreme(ctx: Ctx, order: str) -> Blocks:
     )
 
 
+_WHOLE_RECORD = re.compile(
+    r"\b(?:pull up|look up|details|record|profile)\b|인적사항|인사\s?기록", re.I
+)
+
+
 def plan_person_field(ctx: Ctx) -> Blocks:
     """A named employee's record field (입사일, 직급, 부서, 사번) as the platform shows it.
 
@@ -259,6 +264,8 @@ def plan_person_field(ctx: Ctx) -> Blocks:
     fields = asked_fields(ctx.turn.question)
     if numbers:
         fields = [f for f in fields if f != "사번"]
+        if not fields and _WHOLE_RECORD.search(ctx.turn.question):
+            fields = ["입사일", "연락처"]  # 'pull up employee X': the record's fields
         if cue(ctx.turn.question, "person_contact"):
             fields.append("연락처")
     result = next(

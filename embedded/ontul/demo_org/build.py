@@ -266,7 +266,7 @@ def build_demo_database(db_path: Path, today: date, seed: int = DEFAULT_SEED) ->
     db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
     mint = CanaryMint(seed)
-    hr = build_hr_records(seed, mint)
+    hr = build_hr_records(seed, mint, today.year)
     docs = all_documents(today, seed)
     drafters = _drafters(docs, hr)
     versions = [row for doc in docs for row in _version_rows(doc, drafters[doc.doc_no])]

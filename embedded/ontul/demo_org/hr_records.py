@@ -16,7 +16,6 @@ from embedded.ontul.demo_org.personas import PERSONAS
 if TYPE_CHECKING:
     from embedded.ontul.demo_org.canaries import CanaryMint
 
-LEAVE_YEAR = 2025
 DEPT_SIZES: dict[str, int] = {"DEV": 12, "HR": 7, "FIN": 8, "SEC": 7, "SAL": 9, "PUR": 7}
 RANKS = ("사원", "사원", "대리", "대리", "과장", "과장", "차장", "부장")
 SURNAMES = "김이박최정강윤장임한오서신권황안송류전고문양손배백허남심노하곽성차주우구민"
@@ -114,9 +113,10 @@ def _note(mint: CanaryMint, owner: str, text: str) -> tuple[str, str | None]:
 
 
 class _Generator:
-    def __init__(self, seed: int, mint: CanaryMint) -> None:
+    def __init__(self, seed: int, mint: CanaryMint, leave_year: int) -> None:
         self.rng = random.Random(f"{seed}:hr")
         self.mint = mint
+        self.leave_year = leave_year
         self.phones: set[str] = set()
         self.ids: set[str] = set()
         self.emp_nos = {p.emp_no for p in PERSONAS if p.emp_no}
@@ -206,9 +206,9 @@ class _Generator:
 
         def add(emp: Employee, kind: str, days: int, text: str) -> None:
             note, canary = _note(self.mint, emp.emp_no, text)
-            granted = rules.erp_granted_days(kind, int(emp.hired[:4]), LEAVE_YEAR)
+            granted = rules.erp_granted_days(kind, int(emp.hired[:4]), self.leave_year)
             rows.append(
-                LeaveRow(emp.emp_no, emp.dept, kind, LEAVE_YEAR, granted, days, note, canary)
+                LeaveRow(emp.emp_no, emp.dept, kind, self.leave_year, granted, days, note, canary)
             )
 
         for emp in people:
@@ -305,17 +305,19 @@ class _Generator:
         return rows
 
 
-def build_hr_records(seed: int, mint: CanaryMint) -> HrData:
+def build_hr_records(seed: int, mint: CanaryMint, leave_year: int) -> HrData:
     """Generate every HR row for ``seed``.
 
     Args:
         seed: generator seed.
         mint: source of canary markers (shared with the regulation builder).
+        leave_year: the year the leave balances are for: the server clock's, so "days
+            left" and a revision taking effect later this year speak of the same year.
 
     Returns:
         The rows, in insertion order.
     """
-    gen = _Generator(seed, mint)
+    gen = _Generator(seed, mint, leave_year)
     people = gen.employees()
     return HrData(
         tuple(people),
