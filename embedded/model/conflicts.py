@@ -209,7 +209,17 @@ def conflict_note(
                 ctx, str(rule.get("doc_no")), rule.get("version"), rule.get("effective_from")
             )
             basis = f' ({citation} {rule.get("article_no") or ""}: "{rule.get("text")}")'
-        if higher in disagreeing:
+        if higher in disagreeing and higher != str(top.get("doc_no")):
+            # the article quoted first is overruled: what applies is said in its words
+            note += ctx.t(
+                f"\n위계가 높은 {higher}(위계 {known[higher]})의 내용이 적용됩니다{basis}. "
+                f'따라서 적용되는 기준은 "{said.get("text")}"({higher} '
+                f"{said.get('article_no') or ''})입니다.",
+                f"\nThe higher-ranking document {higher} (tier {known[higher]}) governs{basis}. "
+                f'So what applies is "{said.get("text")}" ({higher} '
+                f"{said.get('article_no') or ''}).",
+            )
+        elif higher in disagreeing:
             note += ctx.t(
                 f"\n위계가 높은 {higher}(위계 {known[higher]})의 내용이 적용됩니다{basis}.",
                 f"\nThe higher-ranking document {higher} (tier {known[higher]}) governs{basis}.",

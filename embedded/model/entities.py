@@ -98,7 +98,10 @@ _LONE_PARTICLE = re.compile(
 _EMP_NO = re.compile(r"(?<!\d)(\d{8})(?!\d)")
 # ('v3은': a Korean particle may follow the number, so no word boundary is asked there)
 _VERSION = re.compile(
-    r"(?<!\d)(\d{1,4}+)\s*+차|\bversion\s*+(\d{1,4}+)(?![\d.])|\bv(\d{1,4}+)(?![\d.A-Za-z])", re.I
+    r"(?<!\d)(\d{1,4}+)\s*+차|\bversion\s*+(\d{1,4}+)(?![\d.])|\bv(\d{1,4}+)(?![\d.A-Za-z])"
+    # '직제규칙 3판', '제2판' (not '판매', '판단')
+    r"|(?<!\d)(\d{1,2}+)\s?판(?![매단결정])",
+    re.I,
 )
 _HANGUL = re.compile(r"[가-힣]")
 _JAMO = re.compile(r"[ㄱ-ㅣ]")
@@ -605,7 +608,8 @@ def _keywords(question: str, lang: str) -> tuple[list[str], tuple[str, ...]]:
     for raw in _WORD.findall(question):
         stripped = strip_particle(raw)
         word = ALIASES.get(stripped, stripped)
-        aliased = word != stripped
+        # ('신고해야돼' read as 신고: a noun already, not a verb to read a noun off)
+        aliased = word != stripped or raw.endswith(("해야", "해야돼"))
         if word.startswith(_CARRY_OVER) or raw.startswith(_CARRY_OVER):  # '넘어가' is no 넘어 + 가
             word = "이월"  # '내년으로 넘길 수 있는지', '넘어가나': carried over
         if raw in STOPWORDS or word in STOPWORDS or not _HANGUL.search(word) or len(word) < 2:

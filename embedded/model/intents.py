@@ -129,6 +129,9 @@ def _about_orders(q: str, e: Entities) -> bool:
             for w in (
                 "purchase order",
                 "purchase request",
+                "purchase req",
+                "구매 신청",
+                "구매신청",
                 "발주",
                 "구매요청",
                 "구매 요청",
@@ -145,7 +148,7 @@ def _about_orders(q: str, e: Entities) -> bool:
     if (
         orders
         and e.amount is None
-        and re.search(r"\bmy\b|\bour\b|(?<![가-힣])(?:내|제|우리)\s", lowered)
+        and re.search(r"\bmy\b|\bour\b|(?<![가-힣])(?:내|제|우리)\s|내가|제가", lowered)
     ):
         return True  # 'who has to approve my dev server expansion PO?': the asker's orders
     record = any(
@@ -519,6 +522,8 @@ def _own_field_asked(q: str) -> bool:
     lowered = f" {q.lower()} "
     fields = [f for f in asked_fields(q) if f in ("입사일", "사번")]
     own = any(w in lowered for w in _OWN_WORDS)
+    if re.search(r"\b(?:someone|somebody|anyone|a friend|a candidate|gets hired)\b", lowered):
+        return False  # 'a referral bonus if someone I recommend gets hired': no field of mine
     return own and bool(fields) and not cue(q, "days") and not _names_leave(q)
 
 
@@ -585,7 +590,9 @@ _HOW_IT_WENT = re.compile(r"어떻게\s*(?:됐|되었|돼\s*가|되어\s*가|되
 
 _LODGING = ("숙박", "호텔", "숙소", "lodging", "hotel", "night")
 _HEARD = re.compile(
-    r"던데|다더라|다는데|라는데|얘기|소문|\bheard\b|\brumou?r|\bsupposedly\b|\btold me\b", re.I
+    r"던데|다더라|다는데|라는데|다며|했다며|얘기|소문|\bheard\b|\brumou?r|\bsupposedly\b"
+    r"|\btold me\b",
+    re.I,
 )
 """A figure heard from someone ('15만원으로 오른다는 얘기 있던데'), not read in a rule."""
 _OTHER_TRIP_COSTS = (
@@ -648,6 +655,17 @@ _WHOLE_DOCUMENT = frozenset(
 _PRECEDENCE_NOUNS = frozenset(
     "내용 규정 지침 규칙 기준 문서 사규 쪽 어느 둘 두 서로 우선 적용 따라 따라야 "
     "document documents rule rules regulation regulations guideline guidelines".split()
+)
+
+
+_REVISION_HOW = re.compile(
+    r"(?:개정|고쳐|바꿔|수정)\s?(?:을\s?|를\s?)?(?:요청|건의|제안|신청|해\s?달라)"
+    r".{0,16}(?:어떻게|방법|절차|하려면|하면\s?돼|할\s?수\s?있|어디)"
+    r"|\bhow (?:do|can|would|should) (?:i|we) (?:ask|request|propose|suggest|get)\b.{0,40}"
+    r"\b(?:chang|revis|amend|updat|fix)\w*"
+    r"|\b(?:request|propose|suggest) (?:a |an )?(?:revision|change|amendment)\b.{0,30}\bhow\b"
+    r"|\bhow\b.{0,30}\b(?:request|propose) (?:a |an )?(?:revision|change|amendment)\b",
+    re.I,
 )
 
 
@@ -794,6 +812,9 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
         ),
     ),
     ("precedence", _asks_precedence),
+    # '사규 개정 요청하려면 어떻게 해?', 'how do I ask for a guideline to be changed?': the
+    # article on requesting a revision (and that this app can file one), not the document
+    ("revision_how", lambda q, e: _REVISION_HOW.search(q) is not None),
     ("describe", lambda q, e: _compares_document(q, e)),
     ("search", lambda q, e: _compares_rule(q, e)),
     # 'version history랑 draft 상태': the history (drafts included) describes the document.
@@ -1096,6 +1117,13 @@ REGISTRY: tuple[Intent, ...] = (
         "which of two disagreeing documents governs: the article on their order, their tiers",
     ),
     Intent(
+        "revision_how",
+        ("revision_request",),
+        ("doc_nos",),
+        ("search_regulations", "describe_regulation"),
+        "how a revision is requested: the article on it, the document's owner, the tool",
+    ),
+    Intent(
         "describe",
         ("describe_title",),
         ("doc_nos", "title_words"),
@@ -1171,6 +1199,8 @@ _PART_BREAK = re.compile(
     r"|(?<=는지)(?:랑|이랑|하고)\s+"
     # '번호도 알려줘, 서류는 언제까지 내야 돼?': a request, then another question
     r"|(?<=알려줘),\s*|(?<=알려주세요),\s*|(?<=보여줘),\s*"
+    # '… 100만이라고 써있던데. 그리고 월급날도': a remark, then another question
+    r"|(?<=[가-힣][.])\s+(?=그리고\s|그리구\s|글구\s|또\s)"
     # '2024년 2월엔 몇일이었고 지금은 몇일?': then, and now
     r"|(?<=[았었였했]고)\s+(?=지금|현재|요즘|올해)"
     # (one scan per run of spaces: it starts only where the run does, and is possessive)
@@ -1268,6 +1298,11 @@ _DOCUMENT_NOUNS = frozenset(
 )
 
 
+_CONFIRM_TAIL = re.compile(
+    r"(?:맞지|맞아|맞죠|맞나요|맞나|그렇지|맞는\s?거지)\s*[?？]?\s*$|\b(?:right|correct)\s*\?\s*$"
+)
+
+
 def _notes_disagreement(piece: str) -> bool:
     """'지침마다 숫자가 달라 보여서 확인하고 싶습니다': a remark that documents differ,
     naming nothing else; the answer to the part before shows where they do."""
@@ -1297,6 +1332,8 @@ _REMARK_ENDINGS = (
     # why one asks ('민원이 들어와서요', '직원들이 자꾸 물어봐서', '같은 팀인데')
     "와서요", "어서요", "아서요", "해서요", "라서요", "봐서", "봐서요", "와서", "해서",
     "라서", "인데", "인데요", "돼서", "되서", "돼서요", "되서요",
+    # ('… 직제규칙이 다르게 써있어서', '… 100만이라고 돼있던데 헷갈리네')
+    "있어서", "있어서요", "헷갈려서", "헷갈리네", "헷갈리네요", "헷갈림",
 )  # fmt: skip
 
 
@@ -1527,6 +1564,13 @@ def _split(question: str) -> list[str]:
             and all(ASKS_CONTACT.search(k) for k in ents.keywords)
         ):
             standalone = False  # '… 문의 어디로 하면 돼? 번호도 알려줘': the same contact
+        if (
+            parts
+            and _CONFIRM_TAIL.search(piece)
+            and not (ents.title_words or ents.doc_nos or ents.amount is not None)
+            and len(ents.keywords) <= 1
+        ):
+            standalone = False  # '… 15만원으로 올랐다며? 공지 올려야 되는데 맞지?': the same
         if parts and re.fullmatch(r"[가-힣]{2,8}도\s*[?？.!]*", piece.strip()):
             standalone = False  # '… 누구야? 입사일도': that too, of the part before
         if parts and not ents.keywords and len(piece.strip(" ?？.!")) <= 6:

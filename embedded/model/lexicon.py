@@ -299,6 +299,18 @@ STOPWORDS: frozenset[str] = frozenset(
         "원래는",
         # '… 해도 되나?': asking leave to do it, no topic
         "해도",
+        # asking whether it is all right, or saying why one asks: no topic
+        "괜찮",
+        "괜찮아",
+        "괜찮나",
+        "괜찮음",
+        "넣어야됨",
+        "넣어야",
+        "써있어서",
+        "써있던데",
+        "돼있던데",
+        "안돼서",
+        "따로",
         # posted, filed ('올라와 있는 초안'): how a draft stands, no topic
         "올라",
         "올라와",
@@ -735,6 +747,16 @@ APPROVERS: dict[str, str] = {
 # Phrases the regulations say otherwise, where one word alone would mislead ('외부' is
 # also '외부에서 접속'): read as the regulations' phrase.
 KO_PHRASES: dict[str, str] = {
+    # '그 지침 고쳐달라고 하려면 어떻게 해?': a revision requested
+    "고쳐달라고": "개정 요청",
+    "고쳐 달라고": "개정 요청",
+    "바꿔달라고": "개정 요청",
+    "바꿔 달라고": "개정 요청",
+    # '그 협력사가 우리 가족 회사면 신고해야돼?': an interest of one's family
+    "가족 회사면": "가족 이해관계 있으면",
+    "가족회사면": "가족 이해관계 있으면",
+    "가족 회사": "가족 이해관계",
+    "가족회사": "가족 이해관계",
     # '개인 노트북으로 해도 돼?': a device of one's own, against '회사가 지급한 단말기'
     "개인 노트북": "회사 지급 단말기",
     "개인 랩탑": "회사 지급 단말기",
@@ -904,6 +926,10 @@ GRANT_VARIES: tuple[str, ...] = ("가산",)
 
 # Korean particles stripped from the end of a word before matching.
 PARTICLES: tuple[str, ...] = (
+    # a verb made of a noun, asked as a duty ('신고해야돼?', '등록해야'): the noun
+    "해야돼",
+    "해야",
+    "이라도",
     "에서는",
     "으로는",
     "에서",
@@ -920,6 +946,7 @@ PARTICLES: tuple[str, ...] = (
     "쯤에",
     "쯤",
     "씩",
+    "라도",
     "랑",
     "은",
     "는",
@@ -1497,6 +1524,13 @@ CUES: dict[str, tuple[str, ...]] = {
         "which date",
         "since when",
         "when was",
+        "when does",
+        "when will",
+        "take effect",
+        "takes effect",
+        "took effect",
+        "언제 시행돼",
+        "언제 시행되",
         "first introduced",
         "처음 생겼",
         "처음 도입",
@@ -1634,6 +1668,15 @@ POINTING_FILLERS: frozenset[str] = frozenset(
 # Everyday English words of five letters or more: never typos of a lexicon word
 # ('where' is no misspelt 'were', 'there' no 'three').
 EN_COMMON: frozenset[str] = frozenset(
+    # month and day names are dates, never a typo ('in march 2024' is not 'match')
+    "january february march april june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday "
+    # plain words of a request that name no topic ('need the number', 'earliest i can start')
+    "earliest latest call calls need needs number numbers requirement requirements wants "
+    "want send sends accept give gives start starts starting soon exactly roughly actually "
+    "usually normally allowed allow think know tell show check find look help please thanks "
+    "thank okay sure quick question whats someone somebody recommend hired cover covers "
+    "gets got getting propose proposes suggest suggests request requests "
     "where which there their these those about would could should while after before "
     "other every being doing going given still since until again right three under "
     "above below between within without through during against among along around "

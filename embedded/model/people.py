@@ -53,6 +53,11 @@ EMPLOYEES_VIEW = "semantic.hr.employees"
 # Words of HR questions that are not names (the planner's vocabulary adds the rest).
 _NOT_NAMES = frozenset(
     {
+        # a purchase or claim spoken of as one item ('구매건', '구입건'), not 구씨
+        "구매건",
+        "구입건",
+        "구매요청",
+        "구매신청",
         # a verb made adjective ('2025년 2월에 육아휴직 신청한 직원'), '나와있는' (is written)
         "신청한",
         "사용한",
@@ -207,7 +212,7 @@ _TITLES = frozenset(
     {"씨", "님", "대리", "과장", "차장", "부장", "사원", "주임", "팀장", "본부장", "이사", "선임"}
     | {"책임", "수석", "부장님", "과장님", "대리님", "팀장님"}
 )
-_NOT_NAME_ENDINGS = ("에", "에서", "로", "으로")
+_NOT_NAME_ENDINGS = ("에", "에서", "로", "으로", "돼서", "되서")
 _SENTENCE_ENDS = frozenset("네요죠")
 _EN_NOT_NAMES = frozenset(
     {"what", "that", "this", "who", "it", "today", "company", "department", "team", "my", "the"}

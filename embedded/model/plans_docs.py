@@ -930,3 +930,52 @@ def plan_precedence(ctx: Ctx) -> Blocks:
         text += ctx.t(f"\n물어보신 문서의 위계:\n{lines}", f"\nThe documents asked about:\n{lines}")
         text += verdict
     return answer(text)
+
+
+REVISION_QUERY = "사규 개정 요청"
+"""The search that finds the regulations' own article on requesting a revision."""
+
+
+def plan_revision_how(ctx: Ctx) -> Blocks:
+    """How a revision is requested: the article on it quoted, the owner of the document
+    named (when one is), and that this app files such a request after approval."""
+    step, rule = searched_article(ctx, REVISION_QUERY, ("개정", "요청"))
+    if step:
+        return step
+    if rule is None:
+        return answer(not_found(ctx, ctx.t("사규 개정 요청 절차", "how to request a revision")))
+    owner = ""
+    for doc_no in ctx.ents.doc_nos[:1]:
+        if ctx.has("describe_regulation") and _described(ctx, doc_no) is None:
+            if not any(
+                c.input.get("doc_no") == doc_no for c in ctx.turn.all("describe_regulation")
+            ):
+                return call(ctx, "describe_regulation", {"doc_no": doc_no})
+        reg = _described(ctx, doc_no) or {}
+        if reg.get("owner_dept"):
+            owner = ctx.t(
+                f" {doc_no} {reg.get('title') or ''}의 주관부서는 {reg.get('owner_dept')}입니다.",
+                f" The owner of {doc_no} {reg.get('title') or ''} is {reg.get('owner_dept')}.",
+            )
+    citation = cite(ctx, str(rule.get("doc_no")), rule.get("version"), rule.get("effective_from"))
+    head = f"{rule.get('article_no') or ''} {rule.get('article_title') or ''}".strip()
+    filing = (
+        ctx.t(
+            " 이 앱에서도 요청을 올릴 수 있습니다: 문서번호와 사유를 적어 '개정 요청해줘'라고 "
+            "하시면, 승인 창에서 확인하신 뒤에 요청이 기록됩니다.",
+            " This app can file one for you: name the document and your reason ('request a "
+            "revision of …, reason: …'); it is recorded only after you approve it.",
+        )
+        if ctx.has("request_regulation_revision")
+        else ""
+    )
+    return answer(
+        ctx.t(
+            f"사규 개정은 주관부서에 요청합니다. "
+            f'{titled(rule, citation)} {head}: "{rule.get("text")}"',
+            f"A revision is requested from the document's owner department. "
+            f'{titled(rule, citation)} {head}: "{rule.get("text")}"',
+        )
+        + owner
+        + filing
+    )

@@ -318,6 +318,8 @@ _PROSPECTIVE = re.compile(
 def _about_claims(ctx: Ctx) -> bool:
     """True when the question is about the caller's own claims, not the rule itself."""
     q = ctx.turn.question
+    if _someones_filed(ctx):
+        return True
     if _PROSPECTIVE.search(q) and not cue(q, "comply"):
         return False
     # 'EXP-2025-0005 한도 안이야?': a claim named by its number is a filed claim
@@ -880,16 +882,24 @@ def _hypothetical(ctx: Ctx, cap: int, nights: int, every: list[dict[str, Any]]) 
 
 _RUMOUR = re.compile(
     r"던데|다더라|다는데|라는데|\bheard\b|\brumou?r|\bis (?:that|it) true\b|\bgoing up\b"
-    r"|\bsupposedly\b|맞아\s*[?？]|사실이야|진짜야",
+    r"|\bsupposedly\b|맞아\s*[?？]|사실이야|진짜야|다며|했다며|랬는데|맞지\s*[?？]"
+    r"|\b(?:went|gone|goes) up\b|\bis that right\b",
     re.I,
 )
 _MINUTES_ARTICLE = "회의록 지위 사규 인용"
 """What the regulations are searched for to find what meeting minutes count for."""
 
 
+_FILED = re.compile(r"승인\s?났|결재\s?났|청구했|올렸|\bwas approved\b|\bgot approved\b|\bfiled\b")
+
+
 def _rumoured(ctx: Ctx) -> bool:
-    """'서울 숙박비 15만원으로 올랐다던데 맞아?': a figure heard, not a bill to check."""
-    return ctx.ents.amount is not None and _RUMOUR.search(ctx.turn.question) is not None
+    """'서울 숙박비 15만원으로 올랐다던데 맞아?': a figure heard, not a bill to check
+    ('곽호은 부장 숙박비 224000원 승인났던데 한도초과 아님?' is a claim to check)."""
+    q = ctx.turn.question
+    if named_people(q) and _FILED.search(q):
+        return False
+    return ctx.ents.amount is not None and _RUMOUR.search(q) is not None
 
 
 def _rumour_checked(ctx: Ctx, doc_no: str, now: tuple[str, str]) -> tuple[Blocks | None, str]:
@@ -983,7 +993,15 @@ def _with_per_diem(
 def _hypothetical_claim(ctx: Ctx) -> bool:
     """An amount is named and it is not about the caller's filed claims."""
     q = ctx.turn.question.lower()
+    if _someones_filed(ctx):
+        return False  # '곽호은 부장 … 224000원 승인났던데': that person's claim, as filed
     return ctx.ents.amount is not None and not any(w in q for w in ("청구", "claim"))
+
+
+def _someones_filed(ctx: Ctx) -> bool:
+    """A named person's claim spoken of as filed or approved."""
+    q = ctx.turn.question
+    return bool(named_people(q)) and _FILED.search(q) is not None
 
 
 def plan_expense(ctx: Ctx) -> Blocks:
@@ -1211,7 +1229,8 @@ def _excess_rule(ctx: Ctx, hits: list[dict[str, Any]]) -> str:
                 ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from")
             )
             article = str(hit.get("article_no") or "")
-            quoted = found.group(0).strip()
+            # the sentence and the exceptions after it ('다만 … 승인을 받은 경우에는 …')
+            quoted = str(hit.get("text") or "")[found.start() :].strip()
             return ctx.t(
                 f'\n초과분: "{quoted}" ({citation} {article})',
                 f'\nOn the excess, the rule says: "{quoted}" ({citation} {article})',
@@ -1325,6 +1344,9 @@ def _orders_asked(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[l
     return rows
 
 
+_MINE = re.compile(r"\bmy\b|(?<![가-힣])(?:내|제)\s|(?<![가-힣])(?:내가|제가)")
+
+
 def plan_purchase_orders(ctx: Ctx) -> Blocks:
     """Purchase orders the caller may see, each with its approver from the guideline's bands."""
     result = ctx.turn.last("query_hr")
@@ -1339,7 +1361,7 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
     if not apart:
         rows = in_status
     whose = set(looked_up(named_people(ctx.turn.question)))  # (a romanized name too)
-    if not whose and ctx.asker and re.search(r"\bmy\b|(?<![가-힣])(?:내|제)\s", ctx.turn.question):
+    if not whose and ctx.asker and _MINE.search(ctx.turn.question):
         whose = {ctx.asker}  # 'my … PO': the asker's own orders
     if whose and "성명" in columns:
         # '노민준 발주한 거': that person's orders, when the caller may see any of them.

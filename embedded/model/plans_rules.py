@@ -856,6 +856,9 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
     return answer(text + ctx.t(f" 한도(최대)는 {most}일입니다.", f" The limit is {most} days."))
 
 
+_OTHER_SPAN = re.compile(r"\d{1,3}\s*(?:영업일|근무일|주|개월)(?:\s*(?:이내|안|전|이상))?")
+
+
 def _rule_days(ctx: Ctx) -> Blocks:
     """How many days a rule grants (now, on a past date, and what is about to change)."""
     blocks, hits = searched_topic(ctx, quote_fallback=True, days_asked=True)
@@ -872,6 +875,16 @@ def _rule_days(ctx: Ctx) -> Blocks:
         stated = article_answer(ctx, days_asked=True) or rescue(ctx)
         if stated:
             return stated  # the rule states no number of days: what it does say
+        span = _OTHER_SPAN.search(str(top.get("text") or ""))
+        if span:
+            # '사용 후 3영업일 안에': a span in working days (or weeks, months) is the answer
+            where = f"{titled(top, citation)} {top.get('article_no') or ''}"
+            return answer(
+                ctx.t(
+                    f'{span.group(0)}입니다. {where}: "{top.get("text")}"',
+                    f'{span.group(0)}. {where}: "{top.get("text")}"',
+                )
+            )
         return answer(
             ctx.t(
                 f"{citation}을 찾았지만 일수를 명시한 조항은 찾을 수 없습니다: {top.get('text')}",
@@ -1154,6 +1167,54 @@ def _version_effective(
     citation = cite(ctx, doc_no, number, eff)
     summary = str(version.get("summary") or "")
     said = ctx.t(f" 그 버전의 내용: {summary}.", f" That version: {summary}.") if summary else ""
+    status = str(version.get("status") or "")
+    if status != "APPROVED" or not eff:
+        # a rejected or unapproved revision never takes effect, whatever date it prints
+        today = today_of(ctx) or "9999-12-31"
+        current = max(
+            (
+                v
+                for v in versions
+                if v.get("status") == "APPROVED" and str(v.get("effective_from") or "z") <= today
+            ),
+            key=lambda v: str(v.get("effective_from")),
+            default=None,
+        )
+        now = (
+            ctx.t(
+                f" 현행은 제{current.get('version')}차 "
+                f"(시행 {current.get('effective_from')})입니다.",
+                f" The version in force is version {current.get('version')} (effective "
+                f"{current.get('effective_from')}).",
+            )
+            if current
+            else ""
+        )
+        kind = {"REJECTED": ("반려된", "rejected"), "DRAFT": ("승인되지 않은", "unapproved")}.get(
+            status, ("승인되지 않은", "unapproved")
+        )
+        return answer(
+            ctx.t(
+                f"{titled(top, citation)}{josa(citation, '은', '는')} {kind[0]} "
+                f"개정안({status})이라 시행되지 않습니다 (효력이 없습니다).",
+                f"{titled(top, citation)} is {'an' if kind[1][0] in 'aeiou' else 'a'} "
+                f"{kind[1]} revision ({status}): it has no effect and no date of effect.",
+            )
+            + said
+            + now
+        )
+    today = today_of(ctx)
+    if today and str(eff) > today:
+        # approved, still to come: when it will apply, and that until then it does not
+        return answer(
+            ctx.t(
+                f"{titled(top, citation)}{josa(citation, '은', '는')} 승인되었고 "
+                f"{eff}{in_days(ctx, eff)}부터 시행됩니다. 그 전까지는 현행 버전이 적용됩니다.",
+                f"{titled(top, citation)} is approved and takes effect on "
+                f"{eff}{in_days(ctx, eff)}; until then the version in force applies.",
+            )
+            + said
+        )
     step, basis = effect_basis(ctx, {**version, "effective_from": eff})
     if step:
         return step

@@ -326,3 +326,23 @@ def test_days_left_asked_after_days_used_keep_the_leave_type() -> None:
         "ok and once the new rule kicks in on Dec 23, how many will I have left?", (used,)
     )
     assert resolved.startswith("childcare") and "left" in resolved and "used" not in resolved
+
+
+# Causes behind blind sets 52-53 (issue 13): a pronoun after an employee answered, the
+# carry-over of the leave just discussed, and leave after a family event.
+def test_he_is_the_one_employee_the_answer_named() -> None:
+    record = ("pull up employee 20180007 for me", "김도현 (20180007, DEV 사원): 입사일 2018-07-03")
+    asked = resolve_followup("how much annual leave does he have left?", (record,))
+    assert "김도현" in asked
+    assert "he " not in asked
+
+
+def test_carry_over_of_the_leave_just_discussed() -> None:
+    days = ("나 육아휴직 며칠 남았어?", "남은 일수는 8일입니다.")
+    assert resolve_followup("남은거 이월은 되나?", (days,)).startswith("육아휴직")
+
+
+def test_leave_after_a_family_event_is_for_that_event() -> None:
+    event = ("팀원이 부친상인데 경조금 얼마 나가요?", "규정에 금액이 적혀 있지 않아")
+    asked = resolve_followup("휴가는 며칠이고?", (event,))
+    assert "경조사" in asked and "부친상" in asked
