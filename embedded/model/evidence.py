@@ -25,6 +25,7 @@ from embedded.model.lexicon import (
     EVIDENCE_ASKING,
     EVIDENCE_ENDINGS,
     EVIDENCE_GLUE,
+    LEAVE_TYPES,
     OFF_TOPIC,
     PERIOD_WORDS,
     POINTING_BACK,
@@ -177,6 +178,11 @@ def misses_subject(text: str, hit: dict[str, Any], others: list[dict[str, Any]])
     """
     hays = [_hay(h) for h in [hit, *others]]
     if _absent_subject(text, hit, hays):
+        return True
+    # a kind of leave named ('병가는 1년에 며칠 유급이야?') that the article does not
+    # name: it is about another leave (childcare leave is paid too)
+    named = {v for k, v in LEAVE_TYPES.items() if re.search(r"[가-힣]", k) and k in text}
+    if named and not any(kind in hays[0] for kind in named):
         return True
     # Only the question's first long noun: where a Korean question states its subject
     # ('법인차량 주말에 …'); a later one ('프로젝트에 오픈소스 라이브러리') is context.

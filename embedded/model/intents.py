@@ -658,6 +658,18 @@ _PRECEDENCE_NOUNS = frozenset(
 )
 
 
+_ADDED = re.compile(
+    r"언제\s*(?:생겼|추가|신설|들어왔|들어갔|도입|만들어|added|생긴)"
+    r"|\bwhen (?:was|were|did)\b.{0,60}\b(?:added|introduced|created|inserted)\b",
+    re.I,
+)
+
+
+def asks_added(question: str) -> bool:
+    """'기록 말소 조항 언제 생겼어?': when an article came into a document."""
+    return _ADDED.search(question) is not None
+
+
 _REVISION_HOW = re.compile(
     r"(?:개정|고쳐|바꿔|수정)\s?(?:을\s?|를\s?)?(?:요청|건의|제안|신청|해\s?달라)"
     r".{0,16}(?:어떻게|방법|절차|하려면|하면\s?돼|할\s?수\s?있|어디)"
@@ -812,6 +824,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
         ),
     ),
     ("precedence", _asks_precedence),
+    # '기록 말소 조항 언제 생겼어?': the version that brought the article in
+    ("article_added", lambda q, e: asks_added(q) and not e.doc_nos and not e.version),
     # '사규 개정 요청하려면 어떻게 해?', 'how do I ask for a guideline to be changed?': the
     # article on requesting a revision (and that this app can file one), not the document
     ("revision_how", lambda q, e: _REVISION_HOW.search(q) is not None),
@@ -1115,6 +1129,13 @@ REGISTRY: tuple[Intent, ...] = (
         ("doc_nos", "title_words"),
         ("search_regulations", "describe_regulation"),
         "which of two disagreeing documents governs: the article on their order, their tiers",
+    ),
+    Intent(
+        "article_added",
+        ("effective_date",),
+        ("keywords", "title_words"),
+        ("search_regulations", "describe_regulation"),
+        "when an article came into its document: the version whose summary adds it",
     ),
     Intent(
         "revision_how",

@@ -61,6 +61,11 @@ EN_TO_KO: dict[str, str] = {
     "access control": "접근통제",
     "open source": "오픈소스",
     "gift": "선물",
+    # a gift one may accept is the rule on receiving gifts ('선물 수수 제한')
+    "i can accept": "수수",
+    "can i accept": "수수",
+    "accept a gift": "수수",
+    "accept gifts": "수수",
     "entertainment": "접대",
     "conflict of interest": "이해충돌",
     "hiring": "채용",

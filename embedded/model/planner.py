@@ -64,6 +64,7 @@ PLANS: dict[str, Callable[[Ctx], Blocks]] = {
     "pending_status": plans_docs.plan_pending_status,
     "precedence": plans_docs.plan_precedence,
     "revision_how": plans_docs.plan_revision_how,
+    "article_added": plans_rules.plan_article_added,
     "describe": plans_docs.plan_describe,
     "in_force_version": plans_docs.plan_in_force_version,
     "purchase_orders": plans_money.plan_purchase_orders,

@@ -1040,7 +1040,9 @@ def _extremes(ctx: Ctx, lefts: dict[str, int], used: dict[str, int], names: dict
         f"Fewest days left: {who(low)} — {low} days. Most days left: {who(high)} — {high} days.",
     )
     q = ctx.turn.question.lower()
-    top = re.search(r"(?<!\d)([2-9])\s*명|\btop\s*([2-9])\b|\b([2-9]) (?:people|employees)\b", q)
+    top = re.search(
+        r"(?<!\d)([2-9])\s*명|\btop\s*([2-9])(?!\d)|\b([2-9]) (?:people|employees)\b", q
+    )
     if top and len(lefts) > int(next(g for g in top.groups() if g)):
         # '연차 제일 많이 남은 사람 3명만': that many, in order
         count = int(next(g for g in top.groups() if g))

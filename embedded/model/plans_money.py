@@ -1344,6 +1344,75 @@ def _orders_asked(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[l
     return rows
 
 
+_THEN_RULE = re.compile(
+    r"예전\s*기준|이전\s*기준|옛\s*기준|전\s*버전|개정\s*전|예전\s*규정|예전엔|전에는"
+    r"|\bold (?:rule|standard|bands?|version)\b|\bbefore the (?:revision|change)\b"
+    r"|\bprevious (?:rule|version|standard)\b",
+    re.I,
+)
+
+
+def _bands_before(
+    ctx: Ctx, cited: dict[str, Any]
+) -> tuple[Blocks | None, tuple[str, list[dict[str, Any]]] | None]:
+    """(a call to make first, None) or (None, (citation, bands)) of the version before
+    the one cited; (None, None) when there is none."""
+    doc_no = str(cited.get("doc_no"))
+    described = [c for c in ctx.turn.all("describe_regulation") if c.input.get("doc_no") == doc_no]
+    if not described:
+        if not ctx.has("describe_regulation"):
+            return None, None
+        return call(ctx, "describe_regulation", {"doc_no": doc_no}), None
+    versions = [
+        v
+        for v in (described[0].data or {}).get("versions") or []
+        if isinstance(v, dict)
+        and v.get("status") == "APPROVED"
+        and int(v.get("version") or 0) < int(cited.get("version") or 0)
+    ]
+    if not versions:
+        return None, None
+    older = max(versions, key=lambda v: int(v.get("version") or 0))
+    since = str(older.get("effective_from"))
+    done = [c for c in ctx.turn.all("search_regulations") if c.input.get("as_of") == since]
+    if not done:
+        query = "구매 결재 금액 결재권자"
+        return call(ctx, "search_regulations", {"question": query, "as_of": since}), None
+    hits = [
+        h for h in hits_of(done[0]) if h.get("doc_no") == doc_no and amounts_in(str(h.get("text")))
+    ]
+    citation = cite(ctx, doc_no, older.get("version"), older.get("effective_from"))
+    return None, (citation, hits)
+
+
+def _then_line(
+    ctx: Ctx,
+    then: tuple[str, list[dict[str, Any]]],
+    bands_now: list[dict[str, Any]],
+    rows: list[list[Any]],
+    columns: list[str],
+) -> str:
+    """Each order's approver under the version before, and whether any differs."""
+    citation, hits = then
+    parts, differs = [], False
+    for row in rows:
+        rec = dict(zip(columns, row, strict=False))
+        amount = int(rec.get("금액") or 0)
+        now = _approver(bands_now, amount)
+        old = _approver(hits, amount)
+        who = old[0] if old else ctx.t("확인 불가", "not found")
+        parts.append(f"{rec.get('발주번호')} → {who}")
+        differs = differs or (old is not None and now is not None and old[0] != now[0])
+    verdict = ctx.t(
+        "결재권자가 달라지는 발주가 있습니다." if differs else "결재권자는 같습니다.",
+        "Some approver differs." if differs else "The approvers are the same.",
+    )
+    return ctx.t(
+        f"{citation} 기준으로는: {', '.join(parts)} — {verdict}",
+        f"Under {citation}: {', '.join(parts)} — {verdict}",
+    )
+
+
 _MINE = re.compile(r"\bmy\b|(?<![가-힣])(?:내|제)\s|(?<![가-힣])(?:내가|제가)")
 
 
@@ -1374,7 +1443,7 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
     step = _search_first(ctx, "구매 결재 금액 결재권자")
     if step:
         return step
-    search = ctx.turn.last("search_regulations")
+    search = ctx.turn.all("search_regulations")[0]  # (a later one is of the version before)
     hits = [h for h in hits_of(search) if amounts_in(str(h.get("text")))]
     wanted = next((v for k, v in APPROVERS.items() if k in ctx.turn.question.lower()), None)
     lines, cited, listed = [], None, 0
@@ -1407,6 +1476,13 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
                 f"{head}: {amount:,} won, status {rec.get('상태')} → {who}",
             )
         )
+    if lines and cited and _THEN_RULE.search(ctx.turn.question):
+        # '예전 기준이었으면 결재권자 달랐나?': each order under the version before, too
+        step, then = _bands_before(ctx, cited)
+        if step:
+            return step
+        if then is not None:
+            lines.append(_then_line(ctx, then, hits, rows, columns))
     if not lines:
         return answer(
             ctx.t(

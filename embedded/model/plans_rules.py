@@ -418,7 +418,14 @@ def _changed_topics(ctx: Ctx, doc_no: str, version: int) -> list[str]:
         "",
     )  # fmt: skip
     words = re.findall(r"[가-힣]{2,}", summary.split(":", 1)[-1])
-    return [w for w in dict.fromkeys(words) if w not in _SUMMARY_FILLER]
+    title = (
+        squash(str((described[0].data or {}).get("regulation", {}).get("title") or ""))
+        if described
+        else ""
+    )
+    # ('개정: 징계 기록 말소 기준 신설' of 징계 양정기준: 징계 names the document, every
+    # article speaks of it; 기록 말소 is what changed)
+    return [w for w in dict.fromkeys(words) if w not in _SUMMARY_FILLER and w not in title]
 
 
 def _own_topic(ctx: Ctx) -> list[str]:
@@ -433,9 +440,10 @@ def _own_topic(ctx: Ctx) -> list[str]:
     ]  # fmt: skip
 
 
-_VERSION_WORD = re.compile(r"버전|차수|개정판|version", re.I)
+_VERSION_WORD = re.compile(r"버전|차수|개정판|판(?:이|은|을|으로)?$|version", re.I)
 _WHAT_CHANGED = re.compile(
     r"차이|바뀐\s*(?:점|게|거|것|내용)|달라진|달라졌|바뀌었|바꼈|변경된\s*(?:점|내용)|변경됐"
+    r"|뭐가\s*달라|무엇이\s*달라|다른\s*점"
     r"|\b(?:what|anything)\s+(?:has\s+)?changed\b|\bdifferences?\b|\bdiffer\b",
     re.I,
 )
@@ -489,7 +497,13 @@ def compared(ctx: Ctx, quoted: list[dict[str, Any]], query: str) -> Blocks | Non
             if h.get("doc_no") == doc_no and states_a_rule(h)
             and any(w in f"{h.get('article_title')} {h.get('text')}" for w in changed)
         ]  # fmt: skip
-        quoted = on_topic[:3] or quoted
+        # ('괴롭힘은 어떻게 나와있어? 최근 개정때 뭐 바뀌었는지도': the article asked about,
+        # unchanged, beside the ones the revision changed)
+        kept = [
+            h for h in quoted
+            if own and any(w in f"{h.get('article_title')} {h.get('text')}" for w in own)
+        ][:1]  # fmt: skip
+        quoted = kept + [h for h in on_topic[:3] if h not in kept] or quoted
         top = quoted[0]
     headings = " ".join(str(h.get("article_title") or "") for h in quoted)
     old_query = f"{title_of(top)} {headings} {query}".strip()
@@ -1034,7 +1048,8 @@ def _dated_days(ctx: Ctx, top: dict[str, Any], days: int, citation: str, when: s
     quoted = days_sentence(texts, days)
     quote = f' ("{quoted}")' if quoted else ""
     printed = ""
-    if _says_printed_date(ctx.turn.question) and ctx.has("describe_regulation"):
+    other_figure = any(int(n) != days for n in re.findall(r"(\d{1,3})\s*일", ctx.turn.question))
+    if (_says_printed_date(ctx.turn.question) or other_figure) and ctx.has("describe_regulation"):
         # '규정엔 1월 1일부터 시행이라고 써있던데': a later version printed with a date on or
         # before the one asked, in force only from its approval, is named with both dates
         described = next(
@@ -1294,6 +1309,27 @@ def _contact_score(line: str) -> int:
     return score + (2 if re.search(r"\d{2,4}-|\*{2,}", line) else 0)
 
 
+_DEADLINE_ASKED = re.compile(r"언제까지|마감|기한|\bdeadline\b|\bby when\b|\bdue\b", re.I)
+_DEADLINE_SAID = re.compile(r"까지|기한|마감|이내|안에")
+
+
+def _deadline_too(ctx: Ctx, hits: list[dict[str, Any]], contact: dict[str, Any]) -> str:
+    """'서류 언제까지 내고 어디로 문의하면 돼요?': the same document's deadline, beside its
+    contact, when the question asks both."""
+    if not _DEADLINE_ASKED.search(ctx.turn.question):
+        return ""
+    for hit in hits:
+        text = str(hit.get("text") or "")
+        if hit is contact or hit.get("doc_no") != contact.get("doc_no"):
+            continue
+        if _DEADLINE_SAID.search(text):
+            return ctx.t(
+                f' 기한: {hit.get("article_no") or ""} "{text}"',
+                f' Deadline: {hit.get("article_no") or ""} "{text}"',
+            )
+    return ""
+
+
 def _contact_lines(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
     # The line that carries a number (or its masked form) is the contact; prefer it.
     ranked = sorted(
@@ -1321,6 +1357,7 @@ def _contact_lines(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
                     "Parts may be masked "
                     "for your access level.",
                 )
+                + _deadline_too(ctx, hits, hit)
             )
     return answer(not_found(ctx, topic_label(ctx)))
 
@@ -1886,3 +1923,38 @@ def mentions(text: str, words: list[str]) -> bool:
     """True when the text mentions every word (spacing ignored)."""
     hay = squash(text)
     return all(squash(w) in hay for w in words)
+
+
+def plan_article_added(ctx: Ctx) -> Blocks:
+    """When an article came into its document: the first version whose summary names it
+    as added, from the document's history; the article itself as it reads now."""
+    blocks, hits = searched_topic(ctx, quote_fallback=True)
+    if blocks:
+        return blocks
+    top = hits[0]
+    doc_no = str(top.get("doc_no"))
+    described = [c for c in ctx.turn.all("describe_regulation") if c.input.get("doc_no") == doc_no]
+    if not described and ctx.has("describe_regulation"):
+        return call(ctx, "describe_regulation", {"doc_no": doc_no})
+    versions = (described[0].data or {}).get("versions") or [] if described else []
+    heading = squash(str(top.get("article_title") or ""))
+    title = squash(title_of(top))
+    words = [w for w in content_words(ctx.ents.keywords) if squash(w) not in title]
+    for version in sorted(
+        (v for v in versions if isinstance(v, dict)), key=lambda v: int(v.get("version") or 0)
+    ):
+        summary = squash(str(version.get("summary") or ""))
+        if (heading and heading in summary) or (words and all(squash(w) in summary for w in words)):
+            citation = cite(ctx, doc_no, version.get("version"), version.get("effective_from"))
+            article = f"{top.get('article_no') or ''} {top.get('article_title') or ''}".strip()
+            return answer(
+                ctx.t(
+                    f"{article}{josa(article, '은', '는')} {titled(top, citation)}에서 생겼습니다 "
+                    f"(요지: {version.get('summary')}). 그 전 판에는 이 조항이 없었습니다. "
+                    f'지금 내용: "{top.get("text")}"',
+                    f"{article} came in with {titled(top, citation)} (summary: "
+                    f"{version.get('summary')}); the versions before it do not have it. It reads: "
+                    f'"{top.get("text")}"',
+                )
+            )
+    return quote_articles(ctx, hits[:3])
