@@ -110,8 +110,9 @@ EN_TO_KO: dict[str, str] = {
     "carry-over": "이월",
     "roll over": "이월",
     "roll them over": "이월",
-    "roll into next year": "이월",
-    "roll the unused ones into next year": "이월",
+    # days moved 'into next year' are carried over
+    "into next year": "이월",
+    "to next year": "이월",
     "carried over": "이월",
     "eligib": "대상",
     "approve": "승인",
