@@ -656,7 +656,9 @@ _NOUN_VERB_ENDINGS = tuple(
                 "때",
             )
         }
-        | {"하는거", "되는거", "하는 거", "시키", "시켜"},
+        | {"하는거", "되는거", "하는 거", "시키", "시켜"}
+        # a favour done ('할인해줬으면', '승인해주면', '처리해줬는데'): the noun
+        | {f"해{give}{tail}" for give in ("줬", "주") for tail in ("으면", "면", "는데", "어", "")},
         key=len,
         reverse=True,
     )
@@ -752,6 +754,11 @@ def _without_dates(question: str) -> str:
         question = pattern.sub(" ", question)
     # The particle that followed a removed date ('2023년 초에는' → '에는') is no word either.
     return _LONE_PARTICLE.sub(" ", question)
+
+
+def without_dates(question: str) -> str:
+    """The question with its date phrases removed (a follow-up that asks it 'now')."""
+    return " ".join(_without_dates(question).split())
 
 
 _GLUED_TRIP = re.compile(r"(?<=[가-힣]{2})(출장비|출장|숙박비)")

@@ -345,9 +345,13 @@ def chatter(question: str) -> bool:
     )
 
 
+_HAD_TO = re.compile(r"(?:어|아|여)야\s*했던\s*거")
+
+
 def points_back(question: str) -> bool:
     """True when the question points at something said before ('그때 말한', 'last time')."""
-    lowered = f" {question.lower()} "
+    # ('승인 받았어야 했던 거야?': what had to be done, not something said before)
+    lowered = _HAD_TO.sub(" ", f" {question.lower()} ")
     # A Korean pointer opens its word ('그게'), it is not the end of one ('잠그게').
     return any(
         re.search(rf"(?<![가-힣]){re.escape(w)}", lowered) if _HANGUL_RUN.match(w) else w in lowered

@@ -29,6 +29,8 @@ from embedded.model.entities import (
     date_phrase,
     extract,
     read_phrases,
+    strip_particle,
+    without_dates,
 )
 from embedded.model.intents import ASKS_CONTACT, WHICH_IS_RIGHT
 from embedded.model.lexicon import (
@@ -166,9 +168,37 @@ _CONFLICT_NOTED = (
 """Words of an answer that set two documents' texts side by side (conflicts.py)."""
 
 
+_REMARK_TAIL = re.compile(
+    r"(?:던데|는데|라던데|다던데|있던데|같은데|인데)(?:요)?\s*[.!~]*\s*$|\b(?:said|says|wrote|told)\b"
+)
+_BACK_IN = re.compile(r"\b(?:back )?(?:in|on|as of)\s*(?=[?？.]|$)", re.I)
+_NOW_LEAD = re.compile(r"^\s*(?:and|so|ok|okay)?\s*(?:now|지금은|현재는)\s*[?？.!]*\s*", re.I)
+_HEARD_OF = re.compile(
+    r"\bagreed?\b|\bheard\b|\brumou?r|\btold me\b|다며|던데|다더라|라는데|얘기", re.I
+)
+
+
 def _continue(question: str, earlier: tuple[str, str] | None) -> str:
     if not earlier or not earlier[0].strip() or DOC_NO.search(question):
         return question
+    head, mark, tail = question.partition("?")
+    if mark and tail.strip() and _REMARK_TAIL.search(tail):
+        # '2025년 2월에는? 개정판 부칙엔 1월 1일 시행이라고 돼있던데': the follow-up read
+        # whole, the remark after it kept (it may name a printed date to explain)
+        whole = _continue(head + mark, earlier)
+        if whole != head + mark:
+            return f"{whole} {tail.strip()}"
+    if _HEARD_OF.search(question) and extract(question).amount is not None and _place(question):
+        # "and now? didn't management agree to raise Seoul to 150k?" after a cap in 2023:
+        # the question before as of today, and the figure heard for the place named
+        # checked in its words (the cap now, the revisions, the minutes)
+        before = earlier[0]
+        if not _NOW_WORDS.search(question) or not date_phrase(before):
+            return question
+        now = " ".join(_BACK_IN.sub(" ", without_dates(before)).split()).rstrip("?？. ")
+        rest = _NOW_LEAD.sub("", question).strip()
+        topic = " ".join(w for w in extract(now).keywords if w not in PLACES)
+        return f"{now}? {topic} {rest}" if topic else f"{now}? {rest}"
     before, said = earlier
     lowered = question.lower()
     if any(w in said for w in _CONFLICT_NOTED) and any(w in lowered for w in WHICH_IS_RIGHT):
@@ -221,7 +251,7 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
     pointed = _point_at(unmarked, referent) if referent else None
     if pointed:
         return pointed
-    person = _person(before) or _one_person_answered(said)
+    person = _person(before) or _one_person_answered(said) or _extreme_answered(before, said)
     if person and not _person(unmarked) and _PERSON_POINTER.search(unmarked):
         # '그 사람 연락처도' after '남은서 대리 어느부서야?': 남은서's
         return " ".join(_PERSON_POINTER.sub(f" {person} ", unmarked, count=1).split())
@@ -345,6 +375,11 @@ _CARRIED = re.compile(
 
 def _of_earlier(body: str, before: str, cited: str | None) -> str:
     leave = _leave_type(before)
+    if _ASKS_LEFT.search(body) and leave and _WHO.search(body):
+        # "who's got the most days left?" after a team's usage: the same people's days
+        # left, ranked (not the asker's own)
+        group = " ".join(_USAGE_WORDS.sub(" ", before).split())
+        return f"{group.rstrip('?？!. ')} {body}"
     if _ASKS_LEFT.search(body) and leave:
         # '그럼 남은건?' after '내 연차 몇개 썼어?': the days left of the same leave
         if _leave_type(body):
@@ -361,6 +396,7 @@ def _of_earlier(body: str, before: str, cited: str | None) -> str:
     return _of_earlier_asked(body, before, cited)
 
 
+_WHO = re.compile(r"\bwho(?:'s| is| has)?\b|누가|누구", re.I)
 _CONDITION = re.compile(r"(?:이면|으면|라면|다면)(?:요)?\s*[?？]?\s*$|^(?:what )?if\b", re.I)
 _ABOVE = re.compile(r"(?:^|\s)(?:그\s*)?위(?:는|에는|에)?\s*[?？]?$|\babove (?:that|it)\b", re.I)
 
@@ -386,17 +422,25 @@ def _record_described(body: str, said: str) -> str | None:
     lines = [line for line in said.splitlines() if RECORD_ID.search(line)]
     if len(lines) < 2 or not _ONE_OF.search(body):
         return None
-    words = [
-        w
-        for w in extract(body).keywords
-        if w not in FOLLOW_UP_GENERIC and len(w) > 1 and not all(w in line for line in lines)
-    ]  # a word on every line ('승인대기') tells none apart
-    chosen = {
-        match.group(0)
-        for line in lines
-        if any(w in line for w in words) and (match := RECORD_ID.search(line))
-    }
-    return chosen.pop() if len(chosen) == 1 else None
+    # The words as written first ('노트북 건은?': the line that says 노트북, though the
+    # lexicon reads 노트북 as 단말기), then as the lexicon reads them; ('결재대기인 건':
+    # the one that is 결재대기)
+    written = [strip_particle(w) for w in re.findall(r"[가-힣]{2,}", body)]
+    for said_words in (written, extract(body).keywords):
+        said_words = [w[:-1] if w.endswith("인") and len(w) >= 4 else w for w in said_words]
+        words = [
+            w
+            for w in said_words
+            if w not in FOLLOW_UP_GENERIC and len(w) > 1 and not all(w in line for line in lines)
+        ]  # a word on every line ('승인대기') tells none apart
+        chosen = {
+            match.group(0)
+            for line in lines
+            if any(w in line for w in words) and (match := RECORD_ID.search(line))
+        }
+        if len(chosen) == 1:
+            return chosen.pop()
+    return None
 
 
 def _counted(said: str) -> bool:
@@ -542,6 +586,25 @@ def _leave_type(text: str) -> str:
 
 
 _ANSWERED_PERSON = re.compile(r"([가-힣]{2,4}) \((\d{8})[,)]")
+
+
+_EXTREME_LINE = re.compile(
+    r"가장\s*(적게|많이)\s*(?:남은|쓴)\s*사람:\s*([가-힣]{2,4}) \("
+    r"|(Fewest|Most) days left:\s*([가-힣]{2,4}) \(|(Most|Least) used:\s*([가-힣]{2,4}) \("
+)
+_FEWEST = re.compile(r"적게|적은|덜|fewest|least", re.I)
+
+
+def _extreme_answered(before: str, said: str) -> str:
+    """The one person the answer named as the extreme the question asked for ('제일 적게
+    남은 사람 누구야?' → '가장 적게 남은 사람: 차주희 (…'), '' when none or a tie."""
+    fewest = _FEWEST.search(before) is not None
+    for match in _EXTREME_LINE.finditer(said):
+        side = next(g for g in (match.group(1), match.group(3), match.group(5)) if g)
+        name = next(g for g in (match.group(2), match.group(4), match.group(6)) if g)
+        if (side in ("적게", "Fewest", "Least")) == fewest:
+            return name
+    return ""
 
 
 def _one_person_answered(said: str) -> str:

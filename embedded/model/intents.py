@@ -69,6 +69,7 @@ def cue(question: str, name: str) -> bool:
     return pattern is not None and pattern.search(lowered) is not None
 
 
+_REFUSED = re.compile(r"거부|거절|turn (?:it |them )?down|\brefuse|\bsay no\b|\breject", re.I)
 _LEAVE_LIMIT = re.compile(r"한도|상한|\b(?:limit|cap|ceiling|maximum|max)\b", re.I)
 
 
@@ -516,12 +517,20 @@ def _asks_unit(q: str) -> bool:
 _OWN_WORDS = (" 내 ", " 제 ", " my ", "나의", "저의", " 나 ", " 내가 ", " i ")
 
 
+_OWN_RECORD = re.compile(
+    r"내\s*정보|내\s*인사\s*(?:정보|기록)"
+    r"|\bmy (?:info|information|details|hr record|record|profile)\b"
+)
+
+
 def _own_field_asked(q: str) -> bool:
     """The caller's own hire date or employee number is asked ('my hire date'), not a rule
     that depends on it ('입사일 기준 연차 며칠')."""
     lowered = f" {q.lower()} "
     fields = [f for f in asked_fields(q) if f in ("입사일", "사번")]
     own = any(w in lowered for w in _OWN_WORDS)
+    if own and _OWN_RECORD.search(lowered):
+        return True  # '인사시스템에 내 정보 어떻게 등록돼 있어?': the caller's own record
     if re.search(r"\b(?:someone|somebody|anyone|a friend|a candidate|gets hired)\b", lowered):
         return False  # 'a referral bonus if someone I recommend gets hired': no field of mine
     return own and bool(fields) and not cue(q, "days") and not _names_leave(q)
@@ -987,7 +996,12 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
         lambda q, e: (
             cue(q, "days")
             or _names_days(q)
-            or (_names_leave(q) and (_can_take(q) or cue(q, "upcoming")) and not _carry(e))
+            or (
+                _names_leave(q)
+                and (_can_take(q) or cue(q, "upcoming"))
+                and not _carry(e)
+                and _REFUSED.search(q) is None  # 'can I turn it down?': the approval article
+            )
             # '육아휴직 한도는?', 'the childcare leave cap': a leave's limit is its days
             or (_names_leave(q) and _LEAVE_LIMIT.search(q) is not None and not _carry(e))
         ),
@@ -1631,9 +1645,9 @@ def _split(question: str) -> list[str]:
     if len(parts) < 2 or len(parts) > _MAX_PARTS:
         return [question]
     if named:
-        parts = [parts[0]] + [
-            p if extract(p).title_words or extract(p).doc_nos else f"{named} {p}" for p in parts[1:]
-        ]
+        # ('… 클라우드 조항 시행된거야? 그리고 비밀번호 몇자리': a part with a topic of its
+        # own asks about it, not about the document the first part names)
+        parts = [parts[0]] + [p if _apart_from(p) else f"{named} {p}" for p in parts[1:]]
         return parts
     # '육아휴직 한도 며칠이고 신청은 어떻게 해?': a later rule question naming no topic
     # of its own asks about the first part's topic noun.
@@ -1826,6 +1840,15 @@ def _contact_only(part: str) -> bool:
     """Whom to call is all a part asks ('문의 전화번호도 알려줘'), of no one named."""
     words = extract(part).keywords
     return bool(words) and all(ASKS_CONTACT.search(k) for k in words) and not named_people(part)
+
+
+def _apart_from(part: str) -> bool:
+    """A later part that asks of its own topic, not of the document the first part names
+    ('… 그리고 비밀번호 몇자리': a rule of its own; '… 개정 진행 중인 것도': the document's)."""
+    ents = extract(part)
+    if ents.title_words or ents.doc_nos:
+        return True
+    return _names_own_topic(part) and detect_intent(part, ents) not in DOCUMENT_INTENTS
 
 
 def _names_own_topic(part: str) -> bool:

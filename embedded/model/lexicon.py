@@ -148,9 +148,38 @@ EN_TO_KO: dict[str, str] = {
     "funeral": "경조금",
     "bar": "유흥업소",
     "nightclub": "유흥업소",
-    "gift card": "선물",
-    "gift certificate": "선물",
-    "gift voucher": "선물",
+    # a gift card is what the card rules call 상품권 (a gift is 선물)
+    "gift card": "상품권",
+    "gift certificate": "상품권",
+    "gift voucher": "상품권",
+    "corp card": "법인카드",
+    "company card": "법인카드",
+    "log the usage": "등록",
+    "log it": "등록",
+    "log my": "등록",
+    # money taken from someone one deals with ('took money from a vendor'): 금품 수수
+    "took money": "금품 수수",
+    "take money": "금품 수수",
+    "taking money": "금품 수수",
+    "accepted money": "금품 수수",
+    "bribe": "금품 수수",
+    "reported it themselves": "자진 신고",
+    # a manager turning a request down is what the rules call 거부 ('거부할 수 없다')
+    "turn it down": "거부",
+    "turn down": "거부",
+    "refuse": "거부",
+    "say no to": "거부",
+    # 'departmental duty assignments reviewed': the rules' 직무 분장 and 검토
+    "duty assignment": "직무 분장",
+    "duties are assigned": "직무 분장",
+    "reviewed": "검토",
+    "report it themselves": "자진 신고",
+    "reports it themselves": "자진 신고",
+    "self-report": "자진 신고",
+    "self report": "자진 신고",
+    "came forward": "자진 신고",
+    "come forward": "자진 신고",
+    "kickback": "금품 수수",
     "external course": "교육",
     "training course": "교육",
     "courses": "교육",
@@ -305,6 +334,8 @@ STOPWORDS: frozenset[str] = frozenset(
         "원래는",
         # '… 해도 되나?': asking leave to do it, no topic
         "해도",
+        "처음엔",
+        "처음에는",
         # asking whether it is all right, or saying why one asks: no topic
         "괜찮",
         "괜찮아",
@@ -753,6 +784,11 @@ APPROVERS: dict[str, str] = {
 # Phrases the regulations say otherwise, where one word alone would mislead ('외부' is
 # also '외부에서 접속'): read as the regulations' phrase.
 KO_PHRASES: dict[str, str] = {
+    # '이번달 월급 언제 들어와요?': the payday
+    "월급 언제": "급여 지급일 언제",
+    "급여 언제": "급여 지급일 언제",
+    "월급 들어오": "급여 지급일",
+    "월급은 언제": "급여 지급일 언제",
     # '그 지침 고쳐달라고 하려면 어떻게 해?': a revision requested
     "고쳐달라고": "개정 요청",
     "고쳐 달라고": "개정 요청",
@@ -1100,6 +1136,12 @@ CUES: dict[str, tuple[str, ...]] = {
         "used to be",
         "previous version",
         "prior version",
+        # what it was at first ('처음엔 몇 번이었는데?'): back to the version that differs
+        "처음엔",
+        "처음에는",
+        "맨 처음엔",
+        "at first",
+        "originally",
         "비교",
         "달라졌",
         "바뀌었",
@@ -1435,6 +1477,15 @@ CUES: dict[str, tuple[str, ...]] = {
         "is that ok",
         "is that okay",
         "is it ok",
+        # '이거 전액 다 나와?': whether the whole claim is paid is the check against the cap
+        "전액",
+        "다 나와",
+        "다 받을 수",
+        "다 돌려받",
+        "paid in full",
+        "fully reimbursed",
+        "reimbursed in full",
+        "get it all back",
         # '… 청구건 그대로 승인해도 되는거야?': the claim checked before it is approved
         "그대로 승인",
         "승인해도 되",
@@ -1513,6 +1564,7 @@ CUES: dict[str, tuple[str, ...]] = {
         "사용 일수 합계",
         "used",
         "usage",
+        "using",
     ),
     "effective_date": (
         "언제부터",
@@ -1682,7 +1734,7 @@ EN_COMMON: frozenset[str] = frozenset(
     "want send sends accept give gives start starts starting soon exactly roughly actually "
     "usually normally allowed allow think know tell show check find look help please thanks "
     "thank okay sure quick question whats someone somebody recommend hired cover covers "
-    "gets got getting propose proposes suggest suggests request requests "
+    "gets got getting propose proposes suggest suggests request requests team "
     "where which there their these those about would could should while after before "
     "other every being doing going given still since until again right three under "
     "above below between within without through during against among along around "
@@ -1785,6 +1837,8 @@ BEYOND_THE_TOOLS: tuple[str, ...] = (
     r"(?:파이썬|python|자바스크립트|javascript|자바|java|함수|코드|알고리즘|정규식|regex)"
     r".{0,24}(?:짜|작성해|만들어|구현해)\s*(?:줘|주세요|줄래|봐)",
     r"\b(?:write|implement|code)\b.{0,40}\b(?:function|algorithm|class|program|in python)\b",
+    # a sentence put into another language ('이 문장 영어로 translate 해줘')
+    r"(?:영어|영문|일본어|중국어|한국어|한글)로\s*(?:좀\s*)?(?:translate|번역|바꿔|옮겨)",
     # jokes and puns asked for ('아재개그 하나만 해줘', 'tell me a pun')
     r"아재\s*개그|개그\s*(?:하나|좀|해)|유머\s*(?:하나|좀)|\btell me a pun\b",
 )  # fmt: skip
@@ -1825,6 +1879,8 @@ EVIDENCE_ENDINGS: tuple[str, ...] = tuple(
             "한 할 되면 되고 돼서 돼도 되는 된 될 되나 되나요 돼요 됐어 됐는데 이면 이고 "
             "인데 인지 이야 는데 은데 려면 려고 으면 "
             "하는거 하는건 한거 한건 하는지 할지 되는거 된거 "
+            # a favour done ('할인해줬으면', '승인해주면')
+            "해줬으면 해주면 해줬는데 해줘도 해줬어 해줘 "
             "면 고 서 도 요 야 지 나 니 까 어 아 게 죠 는 은 을 를".split()
         ),
         key=len,

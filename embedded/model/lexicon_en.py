@@ -1592,6 +1592,7 @@ EN_TERMS: dict[str, str] = {
     "applies": "적용",
     "application form": "신청",
     "apply for": "신청",
+    "applies for": "신청",
     "applying for": "신청",
     "applied for": "신청",
     "application": "신청",

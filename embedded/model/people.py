@@ -213,7 +213,7 @@ _TITLES = frozenset(
     | {"책임", "수석", "부장님", "과장님", "대리님", "팀장님"}
 )
 _NOT_NAME_ENDINGS = ("에", "에서", "로", "으로", "돼서", "되서")
-_SENTENCE_ENDS = frozenset("네요죠")
+_SENTENCE_ENDS = frozenset("네요죠돼")
 _EN_NOT_NAMES = frozenset(
     {"what", "that", "this", "who", "it", "today", "company", "department", "team", "my", "the"}
     | {"show", "tell", "list", "give", "find", "get", "how", "is", "does", "did", "has", "please"}

@@ -883,7 +883,7 @@ def _hypothetical(ctx: Ctx, cap: int, nights: int, every: list[dict[str, Any]]) 
 _RUMOUR = re.compile(
     r"던데|다더라|다는데|라는데|\bheard\b|\brumou?r|\bis (?:that|it) true\b|\bgoing up\b"
     r"|\bsupposedly\b|맞아\s*[?？]|사실이야|진짜야|다며|했다며|랬는데|맞지\s*[?？]"
-    r"|\b(?:went|gone|goes) up\b|\bis that right\b",
+    r"|\b(?:went|gone|goes) up\b|\bis that right\b|\bagreed? to\b",
     re.I,
 )
 _MINUTES_ARTICLE = "회의록 지위 사규 인용"
@@ -929,7 +929,8 @@ def _rumour_checked(ctx: Ctx, doc_no: str, now: tuple[str, str]) -> tuple[Blocks
             f"approved rule; {now[1]} applies.",
         )
     if not any(
-        w in ctx.turn.question.lower() for w in ("회의", "위원회", "협의회", "minutes", "meeting")
+        w in ctx.turn.question.lower()
+        for w in ("회의", "위원회", "협의회", "경영진", "minutes", "meeting", "management", "board")
     ):
         return None, said
     searches = ctx.turn.all("search_regulations")
@@ -1010,7 +1011,10 @@ def plan_expense(ctx: Ctx) -> Blocks:
     lodging = any(
         w in ctx.turn.question.lower() for w in ("숙박", "lodging", "hotel", "상한", "한도", "cap")
     )
-    if numbers and not (_compliance(ctx) or lodging):
+    supposing = _SUPPOSED.search(ctx.turn.question) is not None and any(
+        p in ctx.turn.question for p in PLACES
+    )  # ('EXP-2025-0005 기타 지역이었으면 얼마까지?': reckoned as if stayed there)
+    if numbers and not (_compliance(ctx) or lodging or supposing):
         return plan_claims(ctx)  # a claim named by its number: that claim's row
     emp_nos: list[str] = []
     if (named_people(ctx.turn.question) and _about_claims(ctx)) or _names_claimant(ctx):
@@ -1019,7 +1023,7 @@ def plan_expense(ctx: Ctx) -> Blocks:
         if blocks:
             return blocks
         emp_nos = [p.emp_no for p in people or [] if re.fullmatch(r"[0-9]{8}", p.emp_no)]
-        if emp_nos and not _compliance(ctx):
+        if emp_nos and not (_compliance(ctx) or lodging):  # a lodging claim is checked
             return plan_claims(ctx, emp_nos)
     if _lists_claims(ctx) and not _rumoured(ctx):
         step, mine = _own_claims(ctx)
@@ -1344,6 +1348,7 @@ def _orders_asked(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[l
     return rows
 
 
+_DIFFERS = re.compile(r"달랐|다르|달라|같았|같아|같나|\bdiffer|\bsame\b|\bchange", re.I)
 _THEN_RULE = re.compile(
     r"예전\s*기준|이전\s*기준|옛\s*기준|전\s*버전|개정\s*전|예전\s*규정|예전엔|전에는"
     r"|\bold (?:rule|standard|bands?|version)\b|\bbefore the (?:revision|change)\b"
@@ -1445,6 +1450,19 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
         return step
     search = ctx.turn.all("search_regulations")[0]  # (a later one is of the version before)
     hits = [h for h in hits_of(search) if amounts_in(str(h.get("text")))]
+    then_asked: tuple[str, list[dict[str, Any]]] | None = None
+    if ctx.ents.as_of and _DIFFERS.search(ctx.turn.question) and hits:
+        # '그거 2024년 상반기에 올렸으면 결재권자 달랐나?': the bands then beside today's
+        undated = [c for c in ctx.turn.all("search_regulations") if not c.input.get("as_of")]
+        if not undated:
+            return call(ctx, "search_regulations", {"question": "구매 결재 금액 결재권자"})
+        then_hit = hits[0]
+        then_asked = (
+            cite(ctx, str(then_hit.get("doc_no")), then_hit.get("version"),
+                 then_hit.get("effective_from")),
+            hits,
+        )  # fmt: skip
+        hits = [h for h in hits_of(undated[0]) if amounts_in(str(h.get("text")))]
     wanted = next((v for k, v in APPROVERS.items() if k in ctx.turn.question.lower()), None)
     lines, cited, listed = [], None, 0
     amounts: list[int] = []
@@ -1476,7 +1494,9 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
                 f"{head}: {amount:,} won, status {rec.get('상태')} → {who}",
             )
         )
-    if lines and cited and _THEN_RULE.search(ctx.turn.question):
+    if lines and then_asked is not None:
+        lines.append(_then_line(ctx, then_asked, hits, rows, columns))
+    elif lines and cited and _THEN_RULE.search(ctx.turn.question):
         # '예전 기준이었으면 결재권자 달랐나?': each order under the version before, too
         step, then = _bands_before(ctx, cited)
         if step:

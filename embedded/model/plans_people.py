@@ -237,7 +237,9 @@ def _hire_extreme(ctx: Ctx, order: str) -> Blocks:
 
 
 _WHOLE_RECORD = re.compile(
-    r"\b(?:pull up|look up|details|record|profile)\b|인적사항|인사\s?기록", re.I
+    r"\b(?:pull up|look up|details|record|profile|info|information)\b"
+    r"|인적사항|인사\s?기록|내\s*정보",
+    re.I,
 )
 
 
@@ -262,6 +264,8 @@ def plan_person_field(ctx: Ctx) -> Blocks:
             )
         )
     fields = asked_fields(ctx.turn.question)
+    if not fields and not numbers and _WHOLE_RECORD.search(ctx.turn.question):
+        fields = ["입사일", "연락처"]  # '내 정보 어떻게 등록돼 있어?': the record's fields
     if numbers:
         fields = [f for f in fields if f != "사번"]
         if not fields and _WHOLE_RECORD.search(ctx.turn.question):

@@ -1835,7 +1835,11 @@ def _unknown_english(ctx: Ctx) -> list[str]:
     known = {t for phrase in EN_TO_KO for t in phrase.split() if phrase in lowered}
     words = re.findall(r"[a-z]{4,}", lowered)
     plain = _EN_PLAIN | EN_COMMON | STOPWORDS
-    return [w for w in dict.fromkeys(words) if w not in plain and w not in known][:3]
+    return [
+        w
+        for w in dict.fromkeys(words)
+        if w not in plain and w not in known and w.removesuffix("s") not in known | plain
+    ][:3]
 
 
 def _matched(hit: dict[str, Any], words: list[str]) -> int:

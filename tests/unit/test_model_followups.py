@@ -346,3 +346,43 @@ def test_leave_after_a_family_event_is_for_that_event() -> None:
     event = ("팀원이 부친상인데 경조금 얼마 나가요?", "규정에 금액이 적혀 있지 않아")
     asked = resolve_followup("휴가는 며칠이고?", (event,))
     assert "경조사" in asked and "부친상" in asked
+
+
+# Causes behind blind sets 54-55 (issue 13).
+def test_who_has_most_left_after_a_team_usage_is_the_team() -> None:
+    usage = ("quick summary of annual leave usage in my dept pls", "Annual leave usage (12)")
+    asked = resolve_followup("who's got the most days left? and the least?", (usage,))
+    assert asked.startswith("quick summary of annual leave")
+    assert "내 " not in asked
+
+
+def test_that_person_after_a_superlative_is_the_one_named() -> None:
+    least = (
+        "우리 부서에서 연차 제일 적게 남은 사람 누구야?",
+        "… 가장 적게 남은 사람: 차주희 (20230050) — 7일. "
+        "가장 많이 남은 사람: 구주현 (20070099) — 25일.",
+    )
+    assert "차주희" in resolve_followup("그 사람 연락처 좀 알려줘", (least,))
+
+
+def test_a_date_asked_again_keeps_the_remark_after_it() -> None:
+    before = ("2024년 3월 기준이면 육아휴직 한도가 몇일이었어?", "15일입니다.")
+    asked = resolve_followup("2025년 2월에는? 개정판 부칙엔 1월 1일 시행이라고 돼있던데", (before,))
+    assert asked.startswith("2025년 2월 기준이면 육아휴직 한도")
+    assert asked.endswith("돼있던데")
+
+
+def test_now_after_a_past_cap_drops_the_year() -> None:
+    before = ("What was the per-night hotel cap for a Busan trip back in 2023?", "72,000 won")
+    asked = resolve_followup("and now? didn't management agree to raise Seoul to 150k?", (before,))
+    assert "2023" not in asked
+    assert "Busan" in asked and "150k" in asked
+
+
+def test_an_order_described_by_the_word_as_written() -> None:
+    listed = (
+        "우리 팀 구매요청 올라온거 전부 보여줘",
+        "- PO-2025-002 (DEV, 김도현) 개발자 노트북 2대: 4,200,000원\n"
+        "- PO-2025-008 (DEV, 노민준) 테스트 단말기: 900,000원",
+    )
+    assert resolve_followup("노트북 건은?", (listed,)).startswith("PO-2025-002")
