@@ -235,7 +235,7 @@ def says_where(text: str, noun: str) -> bool:
     return at >= 0 and text[at + len(noun) :].startswith(_CONTEXT_PARTICLES)
 
 
-_GENERIC_NOUNS = ("지원", "제도", "규정", "관련", "기준", "내용")
+_GENERIC_NOUNS = ("지원", "제도", "규정", "관련", "기준", "내용", "직원", "회사")
 
 
 def _absent_subject(text: str, hit: dict[str, Any], hays: list[str]) -> bool:

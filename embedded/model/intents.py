@@ -1787,6 +1787,8 @@ def _back_then(before: str, piece: str) -> str:
     phrase = date_phrase(piece)
     if not phrase or date_phrase(before):
         return ""
+    if _remark(piece) and piece.isascii():
+        return ""  # 'going to tokyo next month': why one asks, no question of its own
     rest = _THEN_LEAD.sub("", piece.replace(phrase, " ", 1).strip())
     intent = detect_intent(rest, extract(rest))
     # ('이후엔 몇일 되는지' reads as a rule's days: asked of the days left before, too)

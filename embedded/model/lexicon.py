@@ -784,6 +784,9 @@ APPROVERS: dict[str, str] = {
 # Phrases the regulations say otherwise, where one word alone would mislead ('외부' is
 # also '외부에서 접속'): read as the regulations' phrase.
 KO_PHRASES: dict[str, str] = {
+    # '경조휴가 며칠 나와요?': the 특별휴가 given for family events
+    "경조휴가": "경조사 특별휴가",
+    "경조 휴가": "경조사 특별휴가",
     # '이번달 월급 언제 들어와요?': the payday
     "월급 언제": "급여 지급일 언제",
     "급여 언제": "급여 지급일 언제",

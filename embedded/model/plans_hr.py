@@ -507,6 +507,12 @@ def _asked_over(
     return out
 
 
+_GRANT_ASKED = ("부여", "grant", "entitle")
+# a summary of the use ('연차 사용 현황 정리해줘', 'quick summary'): what was granted and
+# what is left too, beside what was used
+_SUMMARY_ASKED = ("summary", "summarize", "overview", "정리", "요약")
+
+
 def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
     """A short per-employee table (사번, department, days) with the total."""
     totals = _used_by_employee(columns, rows)
@@ -525,7 +531,7 @@ def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
     question = ctx.turn.question.lower()
     grants = (
         _granted_by_employee(columns, rows)
-        if any(w in question for w in ("부여", "grant", "entitle"))
+        if any(w in question for w in (*_GRANT_ASKED, *_SUMMARY_ASKED))
         else {}
     )
     if grants:
@@ -593,6 +599,7 @@ def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
             "",
             *([ctx.t(f"… 외 {more}명", f"… {more} more")] if more > 0 else []),
             *extremes,
+            *_granted_and_left(ctx, grants, totals),
             *_asked_over(ctx, totals, depts, names),
             ctx.t(
                 f"합계 {total}일 ({' + '.join(str(d) for d in totals.values())} = {total}일).",
@@ -606,6 +613,21 @@ def _usage_table(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
             ),
         ]
     )
+
+
+def _granted_and_left(ctx: Ctx, grants: dict[str, int], totals: dict[str, int]) -> list[str]:
+    """The days granted and left in all, beside the days used (when the grants are known)."""
+    if not grants or not any(e in grants for e in totals):
+        return []
+    granted = sum(grants.get(e, 0) for e in totals)
+    used = sum(totals.values())
+    return [
+        ctx.t(
+            f"부여 합계 {granted}일, 사용 {used}일, 잔여 {granted} − {used} = {granted - used}일.",
+            f"Granted {granted} days in all, {used} used, {granted} − {used} = "
+            f"{granted - used} left.",
+        )
+    ]
 
 
 @dataclass(frozen=True, slots=True)

@@ -545,6 +545,7 @@ def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]], every: list[dict[str, Any]])
         lead += _hypothetical(ctx, cap, max(nights, 1), every)
     return answer(
         lead
+        + _written_otherwise(ctx, clause, cap)
         + ctx.t(
             f' 근거: {titled(hit, citation)} {article} "{clause}". '
             "숙박한 일수만큼 지급되므로 상한 총액은 1박 상한 × 박수입니다"
@@ -554,6 +555,27 @@ def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]], every: list[dict[str, Any]])
             + ("." if nights > 1 else f" (e.g. 2 nights: {cap:,} × 2 = {cap * 2:,} won)."),
         )
         + date_note(ctx, hit)
+    )
+
+
+_ANY_OF_THEM = re.compile(
+    r"\bany of (?:them|those)\b|\bdoes any\b|\bdo any\b|그\s*중에?\s*.{0,12}있(?:어|나)|있는지"
+)
+_IN_WORDS = re.compile(r"\(\s*(\d+)\s*만\s*원\s*\)")
+
+
+def _written_otherwise(ctx: Ctx, clause: str, cap: int) -> str:
+    """The cap's figure written beside a different one in words ('72,000원(7만원)'):
+    said, the figure in numerals taken as the cap."""
+    written = _IN_WORDS.search(clause)
+    if written is None or int(written.group(1)) * 10_000 == cap:
+        return ""
+    other = int(written.group(1)) * 10_000
+    return ctx.t(
+        f" 참고: 조문에는 {cap:,}원 옆에 괄호로 ({written.group(1)}만원)이 함께 적혀 있어 "
+        f"표기가 서로 맞지 않습니다. 숫자로 적힌 {cap:,}원을 기준으로 답했습니다.",
+        f" Note: the article writes {cap:,} won beside '({written.group(1)}만원)' "
+        f"({other:,} won), which does not match; the figure in numerals, {cap:,} won, is used.",
     )
 
 
@@ -815,9 +837,14 @@ def _claims_in_status(ctx: Ctx, columns: list[str], rows: list[list[Any]] | None
     at, no = columns.index("상태"), columns.index("청구번호")
     status = str(rows[0][at])
     named = ", ".join(str(r[no]) for r in rows)
+    # ('… and how much is still pending?': their sum too)
+    amounts = [int(r[columns.index("금액")] or 0) for r in rows] if "금액" in columns else []
+    summed = (
+        ctx.t(f", 합계 {sum(amounts):,}원", f", {sum(amounts):,} won in total") if amounts else ""
+    )
     return ctx.t(
-        f"\n{status} 상태인 청구: {len(rows)}건 ({named})",
-        f"\nIn status {status}: {len(rows)} claim(s) ({named})",
+        f"\n{status} 상태인 청구: {len(rows)}건 ({named}){summed}",
+        f"\nIn status {status}: {len(rows)} claim(s) ({named}){summed}",
     )
 
 
@@ -1472,7 +1499,10 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
         found = _approver(hits, amount)
         who = found[0] if found else ctx.t("결재권자 확인 불가", "approver not found")
         named = bool(PO_NO.search(ctx.turn.question))
-        if wanted and not named and (found is None or wanted not in found[0]):
+        # ('how many are pending, and does any of them need the CEO?': all of them, each
+        # with its approver, not only the CEO's)
+        whether = _ANY_OF_THEM.search(ctx.turn.question) is not None
+        if wanted and not named and not whether and (found is None or wanted not in found[0]):
             continue
         if wanted and named:
             yes = found is not None and wanted in found[0]
