@@ -193,6 +193,13 @@ def _asked_label(ctx: Ctx) -> str:
 
 # Words every benefit or procedure article says: meeting only these, an article is no
 # answer to a question whose subject it never names.
+def _specific_title(ctx: Ctx) -> bool:
+    """A title the question names that is more than words every rule has ('지원 규정' of
+    '학자금 지원 규정 있나?' names no document: the subject is 학자금)."""
+    words = [w for w in ctx.ents.title_words if w not in _GENERIC_MET and w not in TITLE_SUFFIXES]
+    return bool(words) or bool(ctx.ents.doc_nos)
+
+
 _GENERIC_MET = frozenset(
     "지원 지급 회사 직원 규정 기준 관련 제도 사용 신청 승인 비용 금액 계산 방법 처리 절차 "
     "사내 경비 정산 청구".split()
@@ -1667,7 +1674,7 @@ def plan_search(ctx: Ctx) -> Blocks:
         if (
             ctx.ko
             and absent
-            and not ctx.ents.title_words
+            and not _specific_title(ctx)
             and not answering(ctx.turn.question, [against])
             and not any(w in TOPIC_WORDS or w in LEAVE_TYPES for w in met)
         ):
@@ -1686,7 +1693,7 @@ def plan_search(ctx: Ctx) -> Blocks:
             # 'does the company pay my home internet bill on remote days?': the remote-work
             # articles found say nothing of paying for anything; the bill is the subject
             return answer(honest_miss(ctx, unpaid[0], search))
-        if unheard and not met and not ctx.ents.title_words:
+        if unheard and not met and not _specific_title(ctx):
             # 'does the company pay for parking?': the article found meets no word asked
             # but a general one ('지급'); the subject is in no article at all
             return answer(honest_miss(ctx, unheard[0], search))
