@@ -604,6 +604,13 @@ def _keywords(question: str, lang: str) -> tuple[list[str], tuple[str, ...]]:
     # In the order the question says them (the longest phrase was only matched first).
     found.sort(key=lambda k: at.get(k, 0))
     if lang == "en":
+        # Korean words inside an English question ('club activities (사내 동호회)') are
+        # the regulations' own words for the subject
+        for raw in _WORD.findall(question):
+            word = ALIASES.get(strip_particle(raw), strip_particle(raw))
+            if _HANGUL.fullmatch(word[:1] or " ") and len(word) >= 2 and word not in STOPWORDS:
+                if word not in found:
+                    found.append(word)
         return sorted(found, key=lambda w: w in _GENERIC_NOUNS), ()
     for raw in _WORD.findall(question):
         stripped = strip_particle(raw)

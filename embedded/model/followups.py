@@ -32,13 +32,14 @@ from embedded.model.entities import (
     strip_particle,
     without_dates,
 )
-from embedded.model.intents import ASKS_CONTACT, WHICH_IS_RIGHT
+from embedded.model.intents import ASKS_CONTACT, COMING_CHANGE, WHICH_IS_RIGHT
 from embedded.model.lexicon import (
     CUES,
     DEPARTMENTS,
     EN_TO_KO,
     FOLLOW_UP_GENERIC,
     FOLLOW_UP_MARKERS,
+    FOREIGN_PLACES,
     LEAVE_ASPECTS,
     LEAVE_TYPES,
     PLACES,
@@ -188,6 +189,16 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         whole = _continue(head + mark, earlier)
         if whole != head + mark:
             return f"{whole} {tail.strip()}"
+    if COMING_CHANGE.search(question) and not (
+        extract(question).title_words or _leave_type(question)
+    ):
+        # '이번달 24일부터 바뀐다는게 정확히 뭐가 바뀌는거예요?' after one's childcare days:
+        # what the coming revision of that rule changes (not the days again, as of then)
+        before, said = earlier
+        topic = _leave_type(before) or extract(before).title or _cited_document(said) or ""
+        if topic and extract(question).lang == "ko":
+            topic = _korean(topic)
+        return f"{topic} {question}".strip()
     if _HEARD_OF.search(question) and extract(question).amount is not None and _place(question):
         # "and now? didn't management agree to raise Seoul to 150k?" after a cap in 2023:
         # the question before as of today, and the figure heard for the place named
@@ -257,6 +268,18 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         return " ".join(_PERSON_POINTER.sub(f" {person} ", unmarked, count=1).split())
     records = list(dict.fromkeys(RECORD_ID.findall(said)))
     pointer = _RECORD_POINTER.search(unmarked)
+    if (
+        0 < len(records) <= 3
+        and not pointer
+        and not RECORD_ID.search(unmarked)
+        and _WHO_SIGNS.search(unmarked)
+        and not extract(unmarked).title_words
+        # ('그 중 제일 큰 건은 …', 'which of those …': narrowed below, among the records)
+        and not (_AMONG.match(unmarked) or _AMONG_EN.search(unmarked))
+    ):
+        # '2024년 초에 올렸으면 결재라인 달랐어요?' after one order listed: that order,
+        # the pronoun left out as Korean leaves it
+        return f"{' '.join(records)} {unmarked}"
     if 0 < len(records) <= 3 and pointer:
         # '그거 누가 결재해야 돼?' after one order listed: that order
         ids = " ".join(records)
@@ -396,6 +419,7 @@ def _of_earlier(body: str, before: str, cited: str | None) -> str:
     return _of_earlier_asked(body, before, cited)
 
 
+_WHO_SIGNS = re.compile(r"결재|승인권자|결재권자|\bapprov|\bsigns? off\b|\bsign-off\b", re.I)
 _WHO = re.compile(r"\bwho(?:'s| is| has)?\b|누가|누구", re.I)
 _CONDITION = re.compile(r"(?:이면|으면|라면|다면)(?:요)?\s*[?？]?\s*$|^(?:what )?if\b", re.I)
 _ABOVE = re.compile(r"(?:^|\s)(?:그\s*)?위(?:는|에는|에)?\s*[?？]?$|\babove (?:that|it)\b", re.I)
@@ -570,7 +594,9 @@ def _first_of(words: tuple[str, ...] | list[str], text: str) -> str:
 
 def _place(text: str) -> str:
     english = [en for en, ko in EN_TO_KO.items() if ko in PLACES]
-    return _first_of(list(PLACES) + english, text)
+    # ('And Tokyo?' after a city's cap: a place abroad swaps in too, and is out of scope)
+    abroad = [p for p in FOREIGN_PLACES if p.isascii() or len(p) >= 2]
+    return _first_of(list(PLACES) + english + abroad, text)
 
 
 def _department(text: str) -> str:

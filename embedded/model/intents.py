@@ -667,6 +667,13 @@ _PRECEDENCE_NOUNS = frozenset(
 )
 
 
+COMING_CHANGE = re.compile(
+    # (what is about to change: '바뀌는', '바뀌어?', '바뀔'; not '바뀌었는지', the last change)
+    r"(?:뭐가|무엇이|뭐|어떤\s?게|무슨\s?내용이?)\s*"
+    r"(?:바뀌는|바뀌어(?!\S*었)|바뀔|바뀐대|바뀐다|바뀌나|달라지는|달라진다|달라질|변경되는|변경될)"
+    r"|\bwhat (?:exactly )?(?:changes|will change|is changing|'s changing|is going to change)\b",
+    re.I,
+)
 _ADDED = re.compile(
     r"언제\s*(?:생겼|추가|신설|들어왔|들어갔|도입|만들어|added|생긴)"
     r"|\bwhen (?:was|were|did)\b.{0,60}\b(?:added|introduced|created|inserted)\b",
@@ -833,6 +840,8 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
         ),
     ),
     ("precedence", _asks_precedence),
+    # '24일부터 정확히 뭐가 바뀌어?': what the approved revision still to come changes
+    ("coming_change", lambda q, e: COMING_CHANGE.search(q) is not None and not e.version),
     # '기록 말소 조항 언제 생겼어?': the version that brought the article in
     ("article_added", lambda q, e: asks_added(q) and not e.doc_nos and not e.version),
     # '사규 개정 요청하려면 어떻게 해?', 'how do I ask for a guideline to be changed?': the
@@ -1143,6 +1152,13 @@ REGISTRY: tuple[Intent, ...] = (
         ("doc_nos", "title_words"),
         ("search_regulations", "describe_regulation"),
         "which of two disagreeing documents governs: the article on their order, their tiers",
+    ),
+    Intent(
+        "coming_change",
+        ("upcoming",),
+        ("keywords", "title_words", "doc_nos"),
+        ("search_regulations", "pending_revision"),
+        "what an approved revision still to come changes: its date, summary, articles",
     ),
     Intent(
         "article_added",

@@ -336,6 +336,11 @@ STOPWORDS: frozenset[str] = frozenset(
         "해도",
         "처음엔",
         "처음에는",
+        # '정확히 뭐가 바뀌는거예요?': how precisely, no topic
+        "정확히",
+        "정확하게",
+        "그것",
+        "그것도",
         # asking whether it is all right, or saying why one asks: no topic
         "괜찮",
         "괜찮아",
@@ -944,6 +949,8 @@ ALIASES: dict[str, str] = {
     "usb": "저장매체",
     "와이프": "배우자",
     "법카": "법인카드",
+    "결재라인": "결재권자",
+    "결재선": "결재권자",
     # '개인 노트북으로 해도 돼?': the remote-access guideline's word (회사가 지급한 단말기)
     "노트북": "단말기",
     "랩탑": "단말기",

@@ -55,6 +55,9 @@ _NOT_NAMES = frozenset(
     {
         # a purchase or claim spoken of as one item ('구매건', '구입건'), not 구씨
         "구매건",
+        # a verb's connective form ('승인대기인 것만 추려서'), not 추씨
+        "추려서",
+        "골라서",
         "구입건",
         "구매요청",
         "구매신청",

@@ -65,6 +65,7 @@ PLANS: dict[str, Callable[[Ctx], Blocks]] = {
     "precedence": plans_docs.plan_precedence,
     "revision_how": plans_docs.plan_revision_how,
     "article_added": plans_rules.plan_article_added,
+    "coming_change": plans_rules.plan_coming_change,
     "describe": plans_docs.plan_describe,
     "in_force_version": plans_docs.plan_in_force_version,
     "purchase_orders": plans_money.plan_purchase_orders,

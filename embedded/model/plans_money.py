@@ -875,12 +875,25 @@ def _largest(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> str:
     return ctx.t(f"가장 큰 청구: {who} — {top:,}원\n", f"Largest claim: {who} — {top:,} won\n")
 
 
+_PER_NIGHT = re.compile(r"1박|박당|하룻밤|\ba night\b|\bper night\b|/\s?night|\bnightly\b", re.I)
+
+
+def _amount_per_night(question: str) -> bool:
+    """The amount named is a night's ('1박에 13만원', '130,000 won a night'), not the stay's
+    ('2 nights … claimed 220k'): a night word right beside the amount."""
+    for start, end, _ in amount_spans(question):
+        near = question[max(0, start - 8) : end + 12]
+        if _PER_NIGHT.search(near):
+            return True
+    return False
+
+
 def _hypothetical(ctx: Ctx, cap: int, nights: int, every: list[dict[str, Any]]) -> str:
     """An amount the question names ('22만원 냈으면', '130,000 won a night') against the cap."""
     amount = ctx.ents.amount
     if amount is None:
         return ""
-    per_night = any(w in ctx.turn.question.lower() for w in ("1박", "박당", "a night", "per night"))
+    per_night = _amount_per_night(ctx.turn.question)
     allowed = cap if per_night else cap * nights
     unit = ctx.t("1박 " if per_night else f"{nights}박 ", "per night " if per_night else "")
     if amount <= allowed:

@@ -1969,3 +1969,66 @@ def plan_article_added(ctx: Ctx) -> Blocks:
                 )
             )
     return quote_articles(ctx, hits[:3])
+
+
+def plan_coming_change(ctx: Ctx) -> Blocks:
+    """What an approved revision still to come changes ('24일부터 정확히 뭐가 바뀌어?'):
+    when it takes effect, its summary, and each article it words otherwise, now beside
+    then; the drafts that have no effect."""
+    blocks, hits = searched_topic(ctx, quote_fallback=True)
+    if blocks:
+        return blocks
+    top = next((h for h in hits if h.get("doc_no") in ctx.ents.doc_nos), hits[0])
+    doc_no = str(top.get("doc_no"))
+    if ctx.turn.last("pending_revision") is None and ctx.has("pending_revision"):
+        return call(ctx, "pending_revision", {"doc_no": doc_no})
+    approved, _ = _upcoming(ctx, doc_no, today_of(ctx) or _search_day(ctx))
+    if not approved:
+        return answer(
+            ctx.t(
+                f"{title_of(top)}({doc_no})에 승인되어 시행을 기다리는 개정은 없습니다.",
+                f"No approved revision of {title_of(top)} ({doc_no}) is waiting to take effect.",
+            )
+            + _drafts_note(ctx, doc_no)
+        )
+    coming = approved[0]
+    eff = str(coming.get("effective_from"))
+    query = f"{title_of(top)} {coming.get('summary') or ''}"
+    searched = {
+        (c.input.get("question"), c.input.get("as_of")): c
+        for c in ctx.turn.all("search_regulations")
+    }
+    for as_of in (None, eff):
+        if (query, as_of) not in searched:
+            args = {"question": query, **({"as_of": as_of} if as_of else {})}
+            return call(ctx, "search_regulations", args)
+    now_by_head = {
+        str(h.get("article_title")): h for h in doc_hits(hits_of(searched[(query, None)]), doc_no)
+    }
+    lines = []
+    for hit in doc_hits(hits_of(searched[(query, eff)]), doc_no):
+        head = str(hit.get("article_title") or "")
+        before = now_by_head.get(head)
+        if str(hit.get("article_no") or "").startswith("부칙") or before is None:
+            continue  # (the addendum's own date is no change of a rule)
+        if squash(str(before.get("text"))) != squash(str(hit.get("text"))):
+            lines.append(
+                ctx.t(
+                    f'- {hit.get("article_no") or ""} {head}: 지금 "{before.get("text")}" → '
+                    f'{eff}부터 "{hit.get("text")}"',
+                    f'- {hit.get("article_no") or ""} {head}: now "{before.get("text")}" → '
+                    f'from {eff} "{hit.get("text")}"',
+                )
+            )
+    citation = cite(ctx, doc_no, coming.get("version"), eff)
+    lead = ctx.t(
+        f"{titled(top, citation)}{josa(citation, '이', '가')} 승인되어 {eff}{in_days(ctx, eff)}"
+        f"부터 시행됩니다 (요지: {coming.get('summary') or ''}). 그 전까지는 현행 버전이 "
+        "적용됩니다.",
+        f"{titled(top, citation)} is approved and takes effect on {eff}{in_days(ctx, eff)} "
+        f"(summary: {coming.get('summary') or ''}); until then the version in force applies.",
+    )
+    changed = (
+        ctx.t("\n바뀌는 조항:\n", "\nArticles that change:\n") + "\n".join(lines) if lines else ""
+    )
+    return answer(lead + changed + _drafts_note(ctx, doc_no))

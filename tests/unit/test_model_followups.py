@@ -386,3 +386,22 @@ def test_an_order_described_by_the_word_as_written() -> None:
         "- PO-2025-008 (DEV, 노민준) 테스트 단말기: 900,000원",
     )
     assert resolve_followup("노트북 건은?", (listed,)).startswith("PO-2025-002")
+
+
+# Causes behind blind sets 56-57 (issue 13).
+def test_what_changes_after_the_days_left_is_the_coming_revision_of_that_leave() -> None:
+    days = ("나 육아휴직 몇일 남았어?", "남은 일수는 8일입니다.")
+    asked = resolve_followup("이번달 24일부터 바뀐다는게 정확히 뭐가 바뀌는거예요?", (days,))
+    assert asked.startswith("육아휴직 ")
+
+
+def test_a_city_abroad_swaps_in() -> None:
+    cap = ("whats the hotel cap per night in busan?", "The lodging cap for Busan is 90,000 won.")
+    assert "Tokyo" in resolve_followup("And Tokyo? going there next month", (cap,))
+
+
+def test_an_order_listed_is_the_one_a_date_asks_the_approver_of() -> None:
+    one = ("내가 올린 서버 구매건 어디까지 갔어?", "- PO-2025-001 (DEV, 홍지아) 개발 서버 증설")
+    assert resolve_followup("2024년 초에 올렸으면 결재라인 달랐어요?", (one,)).startswith(
+        "PO-2025-001"
+    )
