@@ -466,12 +466,14 @@ def today_of(ctx: Ctx) -> str:
     return ctx.today
 
 
-_TODAY_LINE = re.compile(r"\bToday is (\d{4}-\d{2}-\d{2})\b")
+# (a line marked '(local clock)' is the machine's date, not the platform's: not used)
+_TODAY_LINE = re.compile(r"\bToday is (\d{4}-\d{2}-\d{2})\.(?!\s*\(local clock\))")
 
 
 def today_in(system: str) -> str:
-    """The ISO date of the system prompt's 'Today is …' line ('' when absent); the
-    client marks it '(local clock)' until the platform has told its own."""
+    """The ISO date of the system prompt's 'Today is …' line, when the platform told it
+    ('' when absent, or marked '(local clock)': the machine's date may not be the
+    platform's)."""
     match = _TODAY_LINE.search(system or "")
     return match.group(1) if match else ""
 
@@ -530,9 +532,17 @@ def scope_qualifier(ctx: Ctx) -> str | None:
     """The scope word the question puts on the rule ('해외' for 'overseas'), if any."""
     lowered = ctx.turn.question.lower()
     for word, said in SCOPE_QUALIFIERS:
-        if any(w in lowered for w in said):
+        if any(said_in(w, lowered) for w in said):
             return word
     return None
+
+
+def said_in(word: str, lowered: str) -> bool:
+    """A word of the question, whole: an English one between word boundaries ('paris' is
+    not in 'comparison'), a Korean one not the tail of a longer word ('파리' of '해파리')."""
+    if word.isascii():
+        return re.search(rf"\b{re.escape(word)}\b", lowered) is not None
+    return re.search(rf"(?<![가-힣]){re.escape(word)}", lowered) is not None
 
 
 def out_of_scope(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[str, dict[str, Any]] | None:

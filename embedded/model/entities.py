@@ -100,7 +100,7 @@ _EMP_NO = re.compile(r"(?<!\d)(\d{8})(?!\d)")
 _VERSION = re.compile(
     r"(?<!\d)(\d{1,4}+)\s*+차|\bversion\s*+(\d{1,4}+)(?![\d.])|\bv(\d{1,4}+)(?![\d.A-Za-z])"
     # '직제규칙 3판', '제2판' (not '판매', '판단')
-    r"|(?<!\d)(\d{1,2}+)\s?판(?![매단결정])",
+    r"|(?<!\d)(\d{1,2}+)\s?판(?![매단결정례])",
     re.I,
 )
 _HANGUL = re.compile(r"[가-힣]")
@@ -512,11 +512,23 @@ def resolve_relative(today: str, relative: tuple[int, str]) -> str:
     return date(year, month, min(base.day, calendar.monthrange(year, month)[1])).isoformat()
 
 
+def _by_last_syllable(particles: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """The particles grouped by their last character, each group in ``PARTICLES`` order."""
+    groups: dict[str, list[str]] = {}
+    for particle in particles:
+        groups.setdefault(particle[-1], []).append(particle)
+    return {last: tuple(group) for last, group in groups.items()}
+
+
+_PARTICLES_BY_LAST = _by_last_syllable(PARTICLES)
+"""Only the particles a word can end in are tried (one dict lookup per word)."""
+
+
 def strip_particle(word: str) -> str:
     """Remove one trailing Korean particle from a word (keeping at least two syllables)."""
-    if word in TOPIC_WORDS:
+    if not word or word in TOPIC_WORDS:
         return word  # '연차휴가' ends in 가 but is no 연차휴 + particle
-    for particle in PARTICLES:
+    for particle in _PARTICLES_BY_LAST.get(word[-1], ()):
         if word.endswith(particle) and len(word) - len(particle) >= 2:
             return word[: -len(particle)]
     return word

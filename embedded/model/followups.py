@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from embedded.model.compose import said_in
 from embedded.model.entities import (
     amount_spans,
     correct_english,
@@ -170,7 +171,7 @@ _CONFLICT_NOTED = (
 
 
 _REMARK_TAIL = re.compile(
-    r"(?:던데|는데|라던데|다던데|있던데|같은데|인데)(?:요)?\s*[.!~]*\s*$|\b(?:said|says|wrote|told)\b"
+    r"(?:던데|는데|라던데|다던데|있던데|같은데|인데)(?:요)?\s*+[.!~]*+\s*+$|\b(?:said|says|wrote|told)\b"
 )
 _BACK_IN = re.compile(r"\b(?:back )?(?:in|on|as of)\s*(?=[?？.]|$)", re.I)
 _NOW_LEAD = re.compile(r"^\s*(?:and|so|ok|okay)?\s*(?:now|지금은|현재는)\s*[?？.!]*\s*", re.I)
@@ -196,20 +197,20 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         # what the coming revision of that rule changes (not the days again, as of then)
         before, said = earlier
         topic = _leave_type(before) or extract(before).title or _cited_document(said) or ""
-        if topic and extract(question).lang == "ko":
-            topic = _korean(topic)
-        return f"{topic} {question}".strip()
+        if topic:
+            return f"{_korean(topic) if extract(question).lang == 'ko' else topic} {question}"
     if _HEARD_OF.search(question) and extract(question).amount is not None and _place(question):
         # "and now? didn't management agree to raise Seoul to 150k?" after a cap in 2023:
         # the question before as of today, and the figure heard for the place named
         # checked in its words (the cap now, the revisions, the minutes)
         before = earlier[0]
-        if not _NOW_WORDS.search(question) or not date_phrase(before):
+        if _NOW_WORDS.search(question) and date_phrase(before):
+            now = " ".join(_BACK_IN.sub(" ", without_dates(before)).split()).rstrip("?？. ")
+            rest = _NOW_LEAD.sub("", question).strip()
+            topic = " ".join(w for w in extract(now).keywords if w not in PLACES)
+            return f"{now}? {topic} {rest}" if topic else f"{now}? {rest}"
+        if not _NOW_WORDS.search(question):
             return question
-        now = " ".join(_BACK_IN.sub(" ", without_dates(before)).split()).rstrip("?？. ")
-        rest = _NOW_LEAD.sub("", question).strip()
-        topic = " ".join(w for w in extract(now).keywords if w not in PLACES)
-        return f"{now}? {topic} {rest}" if topic else f"{now}? {rest}"
     before, said = earlier
     lowered = question.lower()
     if any(w in said for w in _CONFLICT_NOTED) and any(w in lowered for w in WHICH_IS_RIGHT):
@@ -595,7 +596,7 @@ def _first_of(words: tuple[str, ...] | list[str], text: str) -> str:
 def _place(text: str) -> str:
     english = [en for en, ko in EN_TO_KO.items() if ko in PLACES]
     # ('And Tokyo?' after a city's cap: a place abroad swaps in too, and is out of scope)
-    abroad = [p for p in FOREIGN_PLACES if p.isascii() or len(p) >= 2]
+    abroad = [p for p in FOREIGN_PLACES if said_in(p, text.lower())]
     return _first_of(list(PLACES) + english + abroad, text)
 
 
@@ -628,8 +629,10 @@ def _extreme_answered(before: str, said: str) -> str:
     for match in _EXTREME_LINE.finditer(said):
         side = next(g for g in (match.group(1), match.group(3), match.group(5)) if g)
         name = next(g for g in (match.group(2), match.group(4), match.group(6)) if g)
+        after = said[match.end() : match.end() + 16]
         if (side in ("적게", "Fewest", "Least")) == fewest:
-            return name
+            # ('가장 적게 남은 사람: A (…), B (…)': a tie names no one person)
+            return "" if re.match(r"[^)]*\),\s", after) else name
     return ""
 
 

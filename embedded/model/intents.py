@@ -149,7 +149,7 @@ def _about_orders(q: str, e: Entities) -> bool:
     if (
         orders
         and e.amount is None
-        and re.search(r"\bmy\b|\bour\b|(?<![가-힣])(?:내|제|우리)\s|내가|제가", lowered)
+        and re.search(r"\bmy\b|\bour\b|(?<![가-힣])(?:(?:내|제|우리)\s|내가|제가)", lowered)
     ):
         return True  # 'who has to approve my dev server expansion PO?': the asker's orders
     record = any(
@@ -670,12 +670,14 @@ _PRECEDENCE_NOUNS = frozenset(
 COMING_CHANGE = re.compile(
     # (what is about to change: '바뀌는', '바뀌어?', '바뀔'; not '바뀌었는지', the last change)
     r"(?:뭐가|무엇이|뭐|어떤\s?게|무슨\s?내용이?)\s*"
-    r"(?:바뀌는|바뀌어(?!\S*었)|바뀔|바뀐대|바뀐다|바뀌나|달라지는|달라진다|달라질|변경되는|변경될)"
-    r"|\bwhat (?:exactly )?(?:changes|will change|is changing|'s changing|is going to change)\b",
+    r"(?:바뀌는|바뀌어(?![가-힣]{0,4}었)|바뀔|바뀐대|바뀐다|바뀌나|달라지는|달라진다|달라질|변경되는|변경될)"
+    r"|\bwhat (?:exactly )?(?:changes|will change|is changing|'s changing|is going to change)\b"
+    r"(?!\s+(?:were|was|did|have|had)\b)",
     re.I,
 )
 _ADDED = re.compile(
-    r"언제\s*(?:생겼|추가|신설|들어왔|들어갔|도입|만들어|added|생긴)"
+    r"언제\s*(?:생겼|생긴|추가(?:됐|되었|된)|신설(?:됐|되었|된)|들어왔|도입(?:됐|되었|된)"
+    r"|만들어(?:졌|진)|added)"
     r"|\bwhen (?:was|were|did)\b.{0,60}\b(?:added|introduced|created|inserted)\b",
     re.I,
 )
@@ -1350,7 +1352,7 @@ _DOCUMENT_NOUNS = frozenset(
 
 
 _CONFIRM_TAIL = re.compile(
-    r"(?:맞지|맞아|맞죠|맞나요|맞나|그렇지|맞는\s?거지)\s*[?？]?\s*$|\b(?:right|correct)\s*\?\s*$"
+    r"(?:맞지|맞아|맞죠|맞나요|맞나|그렇지|맞는\s?거지)\s*+[?？]?\s*+$|\b(?:right|correct)\s*+\?\s*+$"
 )
 
 

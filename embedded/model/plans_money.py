@@ -559,7 +559,7 @@ def _rule_cap(ctx: Ctx, hits: list[dict[str, Any]], every: list[dict[str, Any]])
 
 
 _ANY_OF_THEM = re.compile(
-    r"\bany of (?:them|those)\b|\bdoes any\b|\bdo any\b|그\s*중에?\s*.{0,12}있(?:어|나)|있는지"
+    r"\bany of (?:them|those)\b|\bdoes any\b|\bdo any\b|그\s*중에?\s*.{0,12}있(?:어|나|는지)"
 )
 _IN_WORDS = re.compile(r"\(\s*(\d+)\s*만\s*원\s*\)")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from embedded.model.compose import (
@@ -43,7 +44,7 @@ from embedded.model.compose import (
     with_titles,
 )
 from embedded.model.conflicts import conflict_note, said_text, searched_article, tier_of
-from embedded.model.entities import korean_amount, resolve_relative
+from embedded.model.entities import korean_amount, resolve_relative, without_dates
 from embedded.model.evidence import (
     MIN_SHARED,
     answering,
@@ -877,7 +878,7 @@ def plan_rule_days(ctx: Ctx) -> Blocks:
     return answer(text + ctx.t(f" 한도(최대)는 {most}일입니다.", f" The limit is {most} days."))
 
 
-_OTHER_SPAN = re.compile(r"\d{1,3}\s*(?:영업일|근무일|주|개월)(?:\s*(?:이내|안|전|이상))?")
+_OTHER_SPAN = re.compile(r"(?<!\d)\d{1,3}\s*(?:영업일|근무일|주일?|개월)\s*(?:이내|안에?)")
 
 
 def _rule_days(ctx: Ctx) -> Blocks:
@@ -1012,6 +1013,23 @@ def _drafts_note(ctx: Ctx, doc_no: str) -> str:
     return "".join(notes)
 
 
+def _approved_soon_after(ctx: Ctx, doc_no: str, when: str) -> bool:
+    """An approved version not yet in force takes effect within 90 days after ``when``."""
+    pending = ctx.turn.last("pending_revision")
+    rows = [] if pending is None or pending.failed else (pending.data or {}).get("pending") or []
+    for row in rows:
+        eff = str(row.get("effective_from") or "")
+        if row.get("status") != "APPROVED" or str(row.get("doc_no", doc_no)) != doc_no:
+            continue
+        try:
+            gap = (date.fromisoformat(eff) - date.fromisoformat(when)).days
+        except ValueError:
+            continue
+        if 0 < gap <= 90:
+            return True
+    return False
+
+
 def _approved_after(ctx: Ctx, doc_no: str, when: str) -> str:
     """Approved versions taking effect after a day still to come, and the drafts."""
     pending = ctx.turn.last("pending_revision")
@@ -1055,7 +1073,8 @@ def _dated_days(ctx: Ctx, top: dict[str, Any], days: int, citation: str, when: s
     quoted = days_sentence(texts, days)
     quote = f' ("{quoted}")' if quoted else ""
     printed = ""
-    other_figure = any(int(n) != days for n in re.findall(r"(\d{1,3})\s*일", ctx.turn.question))
+    figures = re.findall(r"(?<!\d)(\d{1,3})\s*일", without_dates(ctx.turn.question))
+    other_figure = any(int(n) != days for n in figures)
     if (_says_printed_date(ctx.turn.question) or other_figure) and ctx.has("describe_regulation"):
         # '규정엔 1월 1일부터 시행이라고 써있던데': a later version printed with a date on or
         # before the one asked, in force only from its approval, is named with both dates
@@ -1067,7 +1086,16 @@ def _dated_days(ctx: Ctx, top: dict[str, Any], days: int, citation: str, when: s
             return call(ctx, "describe_regulation", {"doc_no": doc_no})
         printed = _printed_before(ctx, described, when)
     today = today_of(ctx)
-    if today and when > today:
+    soon = _approved_soon_after(ctx, doc_no, when)
+    if not today and soon:
+        # the platform's today unknown (a dated question, a first turn): no tense is
+        # guessed; an approved change shortly after the day asked is said beside it
+        said = ctx.t(
+            f"{days}일입니다. {when} 기준으로는 {citation}에 따라 "
+            f"{label}{josa(label, '은', '는')} {days}일입니다{quote}.",
+            f"{days} days. On {when} {citation} applies, which states {days} days{quote}.",
+        ) + _approved_after(ctx, doc_no, when)
+    elif today and when > today:
         # a day still to come: the version in force today is the one that will be then
         said = ctx.t(
             f"{days}일입니다. {when}에도 {citation}{josa(citation, '이', '가')} 시행 중이므로 "
@@ -1982,7 +2010,8 @@ def plan_coming_change(ctx: Ctx) -> Blocks:
     doc_no = str(top.get("doc_no"))
     if ctx.turn.last("pending_revision") is None and ctx.has("pending_revision"):
         return call(ctx, "pending_revision", {"doc_no": doc_no})
-    approved, _ = _upcoming(ctx, doc_no, today_of(ctx) or _search_day(ctx))
+    # (the platform lists an approved revision as pending only until it takes effect)
+    approved, _ = _upcoming(ctx, doc_no, "")
     if not approved:
         return answer(
             ctx.t(
