@@ -69,7 +69,9 @@ def pristine_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return target
 
 
-def _start(source: Path, target: Path, **kwargs: Any) -> Stack:
+def start_stack(source: Path, target: Path, **kwargs: Any) -> Stack:
+    """Copy the pristine data to ``target`` and start the services on it (``start_embedded``
+    keywords pass through: ``today=`` rebuilds the database for that day)."""
     from embedded.launcher import start_embedded
 
     shutil.copytree(source, target, dirs_exist_ok=True)
@@ -89,7 +91,7 @@ def _start(source: Path, target: Path, **kwargs: Any) -> Stack:
 @pytest.fixture(scope="session")
 def stack(pristine_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """The shared stack (unpaced model, 15-minute tokens)."""
-    running = _start(pristine_data_dir, tmp_path_factory.mktemp("agent-stack"))
+    running = start_stack(pristine_data_dir, tmp_path_factory.mktemp("agent-stack"))
     yield running
     running.services.stop()
 
@@ -100,7 +102,7 @@ def make_stack(pristine_data_dir: Path, tmp_path: Path) -> Iterator[Callable[...
     started: list[Stack] = []
 
     def make(**kwargs: Any) -> Stack:
-        running = _start(pristine_data_dir, tmp_path / f"stack{len(started)}", **kwargs)
+        running = start_stack(pristine_data_dir, tmp_path / f"stack{len(started)}", **kwargs)
         started.append(running)
         return running
 

@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Any
 import pytest
 import yaml
 
-from agent_core.config import OFFLINE_MODEL_NAME, Endpoints
 from agent_core.scenarios import load_cases, run_case
-from tests.integration.conftest import Stack
+from tests.integration.conftest import start_stack
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
+
+    from tests.integration.conftest import Stack
 
 EXTRA_DIR = Path(__file__).resolve().parents[1] / "scenarios" / "extra"
 FILES = sorted(EXTRA_DIR.glob("*.yaml"))
@@ -48,23 +49,13 @@ WRITTEN_FOR = date(2026, 12, 2)
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+def stack(pristine_data_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     """The embedded services with the platform's clock on ``WRITTEN_FOR``."""
-    from embedded.launcher import start_embedded
-
-    data_dir = tmp_path_factory.mktemp("agent-extra")
-    services = start_embedded(today=WRITTEN_FOR, data_dir=data_dir)
-    truth = services.ground_truth
-    endpoints = Endpoints(
-        ontul_url=services.ontul_url,
-        model_base_url=services.model_url,
-        api_key="offline",
-        model=OFFLINE_MODEL_NAME,
-        embedded=True,
-        ground_truth=truth,
+    running = start_stack(
+        pristine_data_dir, tmp_path_factory.mktemp("agent-extra"), today=WRITTEN_FOR
     )
-    yield Stack(services, endpoints, truth, data_dir)
-    services.stop()
+    yield running
+    running.services.stop()
 
 
 @pytest.fixture(scope="module")
