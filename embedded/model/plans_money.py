@@ -1388,6 +1388,8 @@ def _orders_asked(ctx: Ctx, columns: list[str], rows: list[list[Any]]) -> list[l
     return rows
 
 
+BANDS_QUERY = "구매 결재 금액 결재권자"
+"""The search that finds the purchase-approval bands (today's, or as of a date)."""
 _DIFFERS = re.compile(r"달랐|다르|달라|같았|같아|같나|\bdiffer|\bsame\b|\bchange", re.I)
 _THEN_RULE = re.compile(
     r"예전\s*기준|이전\s*기준|옛\s*기준|전\s*버전|개정\s*전|예전\s*규정|예전엔|전에는"
@@ -1421,8 +1423,7 @@ def _bands_before(
     since = str(older.get("effective_from"))
     done = [c for c in ctx.turn.all("search_regulations") if c.input.get("as_of") == since]
     if not done:
-        query = "구매 결재 금액 결재권자"
-        return call(ctx, "search_regulations", {"question": query, "as_of": since}), None
+        return call(ctx, "search_regulations", {"question": BANDS_QUERY, "as_of": since}), None
     hits = [
         h for h in hits_of(done[0]) if h.get("doc_no") == doc_no and amounts_in(str(h.get("text")))
     ]
@@ -1485,7 +1486,7 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
     rows = _orders_asked(ctx, columns, rows)
     if not rows:
         return answer(nothing_visible(ctx, ctx.t("해당 발주", "those purchase orders")))
-    step = _search_first(ctx, "구매 결재 금액 결재권자")
+    step = _search_first(ctx, BANDS_QUERY)
     if step:
         return step
     search = ctx.turn.all("search_regulations")[0]  # (a later one is of the version before)
@@ -1495,7 +1496,7 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
         # '그거 2024년 상반기에 올렸으면 결재권자 달랐나?': the bands then beside today's
         undated = [c for c in ctx.turn.all("search_regulations") if not c.input.get("as_of")]
         if not undated:
-            return call(ctx, "search_regulations", {"question": "구매 결재 금액 결재권자"})
+            return call(ctx, "search_regulations", {"question": BANDS_QUERY})
         then_hit = hits[0]
         then_asked = (
             cite(ctx, str(then_hit.get("doc_no")), then_hit.get("version"),
