@@ -220,6 +220,24 @@ _MAX_AMOUNT_CHARS = 40
 _PLAIN_NUMBER = re.compile(r"\d{1,15}(?:\.\d{1,6})?")
 
 
+MINE = re.compile(
+    r"\bmy\b|(?<![가-힣])(?:(?:내|제)\s|내가|제가)"
+    r"|\bi(?:'ve| have)? (?:put|filed|submitted|raised|placed|created|requested|made)\b",
+    re.I,
+)
+"""The asker's own records ('my PO', '내가 올린', 'I put in a PO'; not 'our', '우리')."""
+
+HEARD = re.compile(
+    r"던데|다더라|다는데|라는데|다며|랬는데|얘기|소문|[다라]고\s?했|사실이야|진짜야"
+    r"|\bheard\b|\brumou?r|\bsupposedly\b|\btold me\b|\bagreed?\b|\bis (?:that|it) true\b"
+    r"|\bgoing up\b|\b(?:went|gone|goes) up\b",
+    re.I,
+)
+"""Words that report what someone said ('15만원으로 오른다는 얘기 있던데', 'I heard'):
+a figure beside them was heard, not read in a rule (the one reading of it for intents,
+follow-ups and the money plans)."""
+
+
 def _number(text: str) -> float | None:
     """A plain number of at most 15 digits (commas removed), else None (no inf, no '1.2.3')."""
     text = text.replace(",", "")

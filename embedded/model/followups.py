@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from embedded.model.compose import said_in
 from embedded.model.entities import (
+    HEARD,
     amount_spans,
     correct_english,
     date_phrase,
@@ -47,10 +48,22 @@ from embedded.model.lexicon import (
     POINTING_FILLERS,
     RANKS,
 )
-from embedded.model.people import named_people
+from embedded.model.people import asked_fields, named_people
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+_FIELD_TOO = re.compile(
+    r"[가-힣]도\s*(?:같이|함께|좀)?\s*(?:보여|알려|줘|확인|찾아)|\balso\b", re.I
+)
+"""One more field asked of the same person ('주민번호도 같이 보여줘', 'also his phone')."""
+
+
+def _asks_national_id(text: str) -> bool:
+    """The national ID number is asked for ('주민번호도', 'resident registration number')."""
+    lowered = text.lower()
+    return any(w in lowered for w in CUES["national_id"])
+
 
 DOC_NO = re.compile(r"(?<![A-Za-z0-9-])[A-Z]{2,4}-[A-Z]{3}-\d{3}(?!\d)")
 _DOC_POINTER_KO = re.compile(
@@ -92,7 +105,7 @@ _RECORD_POINTER = re.compile(
 _AMONG = re.compile(
     r"^(?:그\s*중(?:에서?|에)?|그중(?:에서?|에)?|among (?:them|those)|of (?:them|those))\s*", re.I
 )
-_AMONG_EN = re.compile(r"\b(?:which|who|how many)\s+of\s+(?:them|those|these)\b", re.I)
+_AMONG_EN = re.compile(r"\b(?:which|who|how many|any|none|all)\s+of\s+(?:them|those|these)\b", re.I)
 RECORD_ID = re.compile(r"\b(?:PO-\d{4}-\d{3}|EXP-\d{4}-\d{4})\b")
 _DOC_VERSION = re.compile(
     r"(?<![A-Za-z0-9-])([A-Z]{2,4}-[A-Z]{3}-\d{3})\s*(?:의\s*)?(제\s*\d{1,2}\s*차|version \d{1,2})"
@@ -175,9 +188,15 @@ _REMARK_TAIL = re.compile(
 )
 _BACK_IN = re.compile(r"\b(?:back )?(?:in|on|as of)\s*(?=[?？.]|$)", re.I)
 _NOW_LEAD = re.compile(r"^\s*(?:and|so|ok|okay)?\s*(?:now|지금은|현재는)\s*[?？.!]*\s*", re.I)
-_HEARD_OF = re.compile(
-    r"\bagreed?\b|\bheard\b|\brumou?r|\btold me\b|다며|던데|다더라|라는데|얘기", re.I
+_FIGURE = re.compile(r"\d[\d,]*\s*(?:일|원|만원|만|%|퍼센트|개월|시간|회|days?|won)")
+"""A figure a question states ('30일로', '15만원')."""
+_CHANGE_WORD = re.compile(
+    r"(?:늘|올리|올린|올랐|올려|바뀌|바뀐|바꾼|바꿨|확정|줄|인상|변경|승인|결정|정해|정한|시행|반영"
+    r"|던거|아냐|아니야|아닌가|맞아|맞지|맞나)"
+    r"|(?:rais|increas|chang|confirm|approv|final)",
+    re.I,
 )
+"""A word that says a figure changes or is settled ('늘린단', '확정된거임', 'raised')."""
 
 
 def _continue(question: str, earlier: tuple[str, str] | None) -> str:
@@ -199,7 +218,7 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         topic = _leave_type(before) or extract(before).title or _cited_document(said) or ""
         if topic:
             return f"{_korean(topic) if extract(question).lang == 'ko' else topic} {question}"
-    if _HEARD_OF.search(question) and extract(question).amount is not None and _place(question):
+    if HEARD.search(question) and extract(question).amount is not None and _place(question):
         # "and now? didn't management agree to raise Seoul to 150k?" after a cap in 2023:
         # the question before as of today, and the figure heard for the place named
         # checked in its words (the cap now, the revisions, the minutes)
@@ -212,6 +231,31 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         if not _NOW_WORDS.search(question):
             return question
     before, said = earlier
+    if (
+        HEARD.search(question)
+        and _FIGURE.search(question)
+        and not (extract(question).title_words or _leave_type(question) or _place(question))
+        and all(
+            _CHANGE_WORD.match(w)
+            or w in FOLLOW_UP_GENERIC
+            or w in POINTING_FILLERS
+            or w.endswith(("회의", "회의록", "협의회", "meeting", "minutes"))  # where it was heard
+            for w in extract(HEARD.sub(" ", question)).keywords
+        )
+    ):
+        # '30일로 늘린단 얘기도 있던데 그건 확정된거임?' after one's childcare days: the
+        # figure heard of that leave (or of the document the answer cited)
+        leave = _leave_type(before)
+        topic = (
+            (_korean(leave) if extract(question).lang == "ko" else leave)
+            if leave
+            else extract(before).title
+            or " ".join(extract(without_dates(before)).keywords[:4])
+            or _cited_document(said)
+            or ""
+        )
+        if topic:
+            return f"{topic} {question}"
     lowered = question.lower()
     if any(w in said for w in _CONFLICT_NOTED) and any(w in lowered for w in WHICH_IS_RIGHT):
         # '근데 경조금 지급지침엔 100만이라던데 which one applies?': the answer before set
@@ -267,6 +311,19 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
     if person and not _person(unmarked) and _PERSON_POINTER.search(unmarked):
         # '그 사람 연락처도' after '남은서 대리 어느부서야?': 남은서's
         return " ".join(_PERSON_POINTER.sub(f" {person} ", unmarked, count=1).split())
+    if (
+        person
+        and not _person(unmarked)
+        and (_asks_national_id(unmarked) or asked_fields(unmarked))
+        and (
+            _ALSO_THAT.search(unmarked)
+            or _FIELD_TOO.search(unmarked)
+            or _short_follow_up(question, unmarked)
+        )
+    ):
+        # '주민번호도 같이 보여줘' after 차주희's contact: 차주희's (the pronoun left out)
+        return f"{person} {unmarked}"
+
     records = list(dict.fromkeys(RECORD_ID.findall(said)))
     pointer = _RECORD_POINTER.search(unmarked)
     if (
@@ -290,8 +347,11 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         rest = " ".join(_RECORD_POINTER.sub(" ", unmarked, count=1).split())
         return f"{before.rstrip('?？!. ')} {rest}"  # one question, not two parts
     if pointer and cited and not records and _RECORD_POINTER.match(unmarked):
-        # '그거 누가 결재해?' after the childcare application rule: of that rule
-        return " ".join(_RECORD_POINTER.sub(f" {cited} ", unmarked, count=1).split())
+        # '그거 누가 결재해?' after the childcare application rule: of that rule;
+        # '그거 곧 늘어난다던데 …' after one's childcare days: of that leave
+        leave = _leave_type(before) if _ASKS_DAYS.search(unmarked) else ""
+        named = (_korean(leave) if extract(unmarked).lang == "ko" else leave) if leave else cited
+        return " ".join(_RECORD_POINTER.sub(f" {named} ", unmarked, count=1).split())
     words = extract(unmarked).keywords
     if words and all(ASKS_CONTACT.search(w) for w in words) and not _person(unmarked):
         # '문의 전화번호는?' after a question on 연말정산: whom to call about it
@@ -383,6 +443,17 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         return question
     if _names_nothing(body):
         return _of_earlier(body, before, cited)
+    ents = extract(body)
+    if (
+        body != question.strip()
+        and not (ents.title_words or ents.doc_nos or _person(body) or _place(body))
+        and not _leave_type(body)
+    ):
+        # '그럼 초과된 2만원은 어떻게 되는 거야?' after one's lodging claim checked: asked
+        # of the same subject (its words put before the new ones)
+        topic = [w for w in extract(without_dates(before)).keywords[:4] if w not in body]
+        if topic:
+            return f"{' '.join(topic)} {body}"
     return question
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from embedded.model.departments import asks_per_department
-from embedded.model.entities import amount_spans, date_phrase, extract
+from embedded.model.entities import HEARD, MINE, amount_spans, date_phrase, extract
 from embedded.model.lexicon import (
     APPROVERS,
     CUES,
@@ -149,7 +149,7 @@ def _about_orders(q: str, e: Entities) -> bool:
     if (
         orders
         and e.amount is None
-        and re.search(r"\bmy\b|\bour\b|(?<![가-힣])(?:(?:내|제|우리)\s|내가|제가)", lowered)
+        and (MINE.search(lowered) or re.search(r"\bour\b|(?<![가-힣])우리\s", lowered))
     ):
         return True  # 'who has to approve my dev server expansion PO?': the asker's orders
     record = any(
@@ -598,12 +598,6 @@ _HOW_IT_WENT = re.compile(r"어떻게\s*(?:됐|되었|돼\s*가|되어\s*가|되
 
 
 _LODGING = ("숙박", "호텔", "숙소", "lodging", "hotel", "night")
-_HEARD = re.compile(
-    r"던데|다더라|다는데|라는데|다며|했다며|얘기|소문|\bheard\b|\brumou?r|\bsupposedly\b"
-    r"|\btold me\b",
-    re.I,
-)
-"""A figure heard from someone ('15만원으로 오른다는 얘기 있던데'), not read in a rule."""
 _OTHER_TRIP_COSTS = (
     "일비", "교통비", "식비", "유류비", "자가용", "daily allowance", "per diem", "transport",
     "fuel", "mileage", "meal",
@@ -901,7 +895,7 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
         "expense",
         lambda q, e: (
             e.amount is not None
-            and _HEARD.search(q) is not None
+            and HEARD.search(q) is not None
             and cue(q, "expense")
             and any(w in q.lower() for w in _LODGING)
         ),
@@ -1356,6 +1350,12 @@ _CONFIRM_TAIL = re.compile(
 )
 
 
+_CLAIM_STATED = re.compile(
+    r"\d\S*\s*(?:로|으로|이라고|라고)?\s*(?:돼|되어|나와|적혀|써|쓰여)\s?있(?:는데|던데)"
+)
+"""A figure one text is said to state ('6개월로 돼있는데'), before '맞아?'."""
+
+
 def _notes_disagreement(piece: str) -> bool:
     """'지침마다 숫자가 달라 보여서 확인하고 싶습니다': a remark that documents differ,
     naming nothing else; the answer to the part before shows where they do."""
@@ -1624,6 +1624,10 @@ def _split(question: str) -> list[str]:
             and len(ents.keywords) <= 1
         ):
             standalone = False  # '… 15만원으로 올랐다며? 공지 올려야 되는데 맞지?': the same
+        if parts and _CONFIRM_TAIL.search(piece) and _CLAIM_STATED.search(piece):
+            # '… 몇개월 보관해야함? 출입통제 지침엔 6개월로 돼있는데 맞아?': what one text says,
+            # checked against the answer to the part before (the same question)
+            standalone = False
         if parts and re.fullmatch(r"[가-힣]{2,8}도\s*[?？.!]*", piece.strip()):
             standalone = False  # '… 누구야? 입사일도': that too, of the part before
         if parts and not ents.keywords and len(piece.strip(" ?？.!")) <= 6:

@@ -416,7 +416,7 @@ def asks_about_self(ctx: Ctx) -> bool:
 
 
 _FIELD_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("입사일", ("입사", "hire date", "hired", "joined", "start date")),
+    ("입사일", ("입사", "hire date", "hired", "join", "start date", "started", "been here since")),
     ("직급", ("직급", "직위", "position", "rank", "title")),
     (
         "부서",
@@ -588,7 +588,7 @@ _PEOPLE_WEAK = (
 _SHOW_WORDS = ("보여", "알려", "뽑아", "정리해", "show", "give me", "tell me", "display")
 # Fields a roster may show, and the words that ask for them (주민등록번호: never).
 _ROSTER_FIELDS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("직급", re.compile(r"직급|직위|직책|title|position|rank|grade")),
+    ("직급", re.compile(r"직급|직위|직책|\btitles?\b|\bpositions?\b|\branks?\b|\bgrades?\b")),
     (
         "부서",
         re.compile(
@@ -597,10 +597,10 @@ _ROSTER_FIELDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|(?:and|which|what|my|own) department|department and"
         ),
     ),
-    ("입사일", re.compile(r"입사|hire|hiring|joined|join date|start date|started")),
+    ("입사일", re.compile(r"입사|\bhire|\bhiring\b|\bjoin(?:ed)?\b|\bstart date|\bstarted\b")),
     (
         "연락처",
-        re.compile(r"연락처|전화|(?<!사)번호|핸드폰|휴대폰|핸펀|phone|contact|mobile|cell"),
+        re.compile(r"연락처|전화|(?<!사)번호|핸드폰|휴대폰|핸펀|phone|\bcontact|\bmobile\b|\bcell"),
     ),
     ("사번", re.compile(r"사번|직원번호|employee (?:number|no|id)|staff number")),
     ("비고", re.compile(r"비고|remark|notes?\b")),

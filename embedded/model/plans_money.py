@@ -28,7 +28,7 @@ from embedded.model.compose import (
 )
 from embedded.model.conversation import ToolCall
 from embedded.model.departments import asks_per_department, per_department
-from embedded.model.entities import AMOUNT, amount_spans, korean_amount
+from embedded.model.entities import AMOUNT, HEARD, MINE, amount_spans, korean_amount
 from embedded.model.intents import cue, expenses_by_status
 from embedded.model.lexicon import (
     APPROVERS,
@@ -920,12 +920,8 @@ def _hypothetical(ctx: Ctx, cap: int, nights: int, every: list[dict[str, Any]]) 
     return text
 
 
-_RUMOUR = re.compile(
-    r"던데|다더라|다는데|라는데|\bheard\b|\brumou?r|\bis (?:that|it) true\b|\bgoing up\b"
-    r"|\bsupposedly\b|맞아\s*[?？]|사실이야|진짜야|다며|했다며|랬는데|맞지\s*[?？]"
-    r"|\b(?:went|gone|goes) up\b|\bis that right\b|\bagreed? to\b",
-    re.I,
-)
+_RUMOUR = re.compile(HEARD.pattern + r"|맞아\s*[?？]|맞지\s*[?？]|\bis that right\b", re.I)
+"""What was heard (entities.HEARD), or a figure put up to be confirmed ('맞아?')."""
 _MINUTES_ARTICLE = "회의록 지위 사규 인용"
 """What the regulations are searched for to find what meeting minutes count for."""
 
@@ -1159,7 +1155,8 @@ def plan_expense(ctx: Ctx) -> Blocks:
                 f"{record.get('상태') or ''}): 청구액 {total:,}원 (1박 {per_night:,}원), "
                 f"한도 {cap:,}원 × {nights}박 = {allowed:,}원 → {verdict}\n"
                 f'  근거: {citation} {article} "{clause}"',
-                f"- claim {record.get('청구번호')} ({who}{record.get('지역')}, {nights} nights): "
+                f"- claim {record.get('청구번호')} ({who}{record.get('지역')}, {nights} nights, "
+                f"{record.get('상태') or ''}): "
                 f"claimed {total:,} won ({per_night:,} per night); cap {cap:,} × {nights} "
                 f"= {allowed:,} won → {verdict}\n"
                 f'  Source: {citation} {article} "{clause}"',
@@ -1230,7 +1227,9 @@ _PENDING_WORDS = re.compile(
     r"승인\s*대기|대기\s*중|\bpending\b|\bawaiting\b|\bnot yet approved\b", re.I
 )
 _APPROVED_WORDS = re.compile(
-    r"승인\s*(?:된|됐|난|완료)|\balready approved\b|\bwere approved\b", re.I
+    r"승인\s*(?:된|됐|난|완료)|\balready[- ]approved\b|\b(?:were|was|been) approved\b"
+    r"|\bapproved (?:ones?|claims?|stays?)\b",
+    re.I,
 )
 _REGIONS = {"서울": "서울", "광역시": "광역시", "기타 지역": "기타 지역", "기타지역": "기타 지역"}
 
@@ -1459,9 +1458,6 @@ def _then_line(
     )
 
 
-_MINE = re.compile(r"\bmy\b|(?<![가-힣])(?:내|제)\s|(?<![가-힣])(?:내가|제가)")
-
-
 def plan_purchase_orders(ctx: Ctx) -> Blocks:
     """Purchase orders the caller may see, each with its approver from the guideline's bands."""
     result = ctx.turn.last("query_hr")
@@ -1476,7 +1472,7 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
     if not apart:
         rows = in_status
     whose = set(looked_up(named_people(ctx.turn.question)))  # (a romanized name too)
-    if not whose and ctx.asker and _MINE.search(ctx.turn.question):
+    if not whose and ctx.asker and MINE.search(ctx.turn.question):
         whose = {ctx.asker}  # 'my … PO': the asker's own orders
     if whose and "성명" in columns:
         # '노민준 발주한 거': that person's orders, when the caller may see any of them.
