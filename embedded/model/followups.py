@@ -448,12 +448,13 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         body != question.strip()
         and not (ents.title_words or ents.doc_nos or _person(body) or _place(body))
         and not _leave_type(body)
+        and all(w in FOLLOW_UP_GENERIC or w[:2] in said for w in ents.keywords)
     ):
-        # '그럼 초과된 2만원은 어떻게 되는 거야?' after one's lodging claim checked: asked
-        # of the same subject (its words put before the new ones)
-        topic = [w for w in extract(without_dates(before)).keywords[:4] if w not in body]
-        if topic:
-            return f"{' '.join(topic)} {body}"
+        # '그럼 초과된 2만원은 어떻게 되는 거야?' after one's lodging claim checked ('20,000원
+        # 초과'): of what the answer said, so of the same subject (its words put first)
+        subject = [w for w in extract(without_dates(before)).keywords[:4] if w not in body]
+        if subject:
+            return f"{' '.join(subject)} {body}"
     return question
 
 
