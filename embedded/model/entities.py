@@ -16,6 +16,7 @@ from embedded.model.lexicon import (
     EN_SHORTHAND,
     EN_TITLE_WORDS,
     EN_TO_KO,
+    GENERIC_TITLE_HEADS,
     KO_PHRASES,
     LEAVE_TYPES,
     NOT_TITLE_WORDS,
@@ -593,6 +594,11 @@ def _korean_title(question: str) -> tuple[str | None, list[str]]:
                 and strip_particle(before) not in TITLE_SUFFIXES
             ):
                 parts.insert(0, before)
+                if before in GENERIC_TITLE_HEADS and word == suffix:
+                    first = strip_particle(words[i - 2]) if i > 1 else ""
+                    if not re.fullmatch(r"[가-힣]{2,}", first) or first in NOT_TITLE_WORDS:
+                        continue  # '주차비 지원 규정' names no title (the topic is searched)
+                    parts.insert(0, first)  # '육아 지원 규정'
         if len(parts) == 1 and word == suffix:
             continue  # a bare "규정" names no particular regulation
         return " ".join(parts), parts
@@ -608,6 +614,24 @@ def _english_title(lowered: str) -> list[str]:
         if phrase in lowered:
             return list(words)
     return []
+
+
+_DOCUMENT_RELATIONS = CUES["authority"] + CUES["derived"]
+_EN_DOCUMENT = re.compile(
+    r"\b([a-z][a-z ]{1,40}?)\s+(guidelines?|regulations?|rules?|policy|policies|standards?)\b"
+)
+_EN_DOCUMENT_KIND = {"guideline": "지침", "regulation": "규정", "rule": "규칙", "polic": "규정",
+                     "standard": "기준"}  # fmt: skip
+
+
+def _topic_document(lowered: str) -> list[str]:
+    """'… of the password guideline' → ['비밀번호', '지침'] ([] when no word is known)."""
+    found = _EN_DOCUMENT.search(lowered)
+    if found is None:
+        return []
+    words = [EN_TO_KO[w] for w in found.group(1).split()[-2:] if w in EN_TO_KO]
+    kind = next(ko for en, ko in _EN_DOCUMENT_KIND.items() if found.group(2).startswith(en))
+    return [*dict.fromkeys(words), kind] if words else []
 
 
 _GENERIC_NOUNS = frozenset(
@@ -655,7 +679,7 @@ def _keywords(question: str, lang: str) -> tuple[list[str], tuple[str, ...]]:
             continue  # '몇번', '몇회', '몇시간': how many is asked, not what about
         if not aliased and (word.endswith(_VERB_ENDINGS) or re.search(r"\d", word)):
             # '접속하려면', '대피해', '차감되는': a noun made a verb keeps its noun.
-            word = _verb_noun(word)
+            word = verb_noun(word)
             if not word or word in STOPWORDS or word in found:
                 continue
             derived.append(word)
@@ -691,6 +715,12 @@ _NOUN_VERB_ENDINGS = tuple(
                 "서",
                 "고",
                 "때",
+                # '조퇴하려는데', '신청하려고', '변경됐는데': what one means to do, or did
+                "려는데",
+                "려고",
+                "려는",
+                "는데",
+                "니까",
             )
         }
         | {"하는거", "되는거", "하는 거", "시키", "시켜"}
@@ -702,7 +732,7 @@ _NOUN_VERB_ENDINGS = tuple(
 )
 
 
-def _verb_noun(word: str) -> str:
+def verb_noun(word: str) -> str:
     """The noun of a 하다/되다 verb ('접속하려면' → '접속'), or '' when it is none."""
     if re.search(r"\d", word):
         return ""
@@ -1012,6 +1042,10 @@ def extract(question: str) -> Entities:
             ]  # fmt: skip
             if quoted:
                 title, title_words = quoted[0], [quoted[0]]
+        if not title_words and any(w in lowered for w in _DOCUMENT_RELATIONS):
+            # 'the parent doc of the password guideline': the document the topic before
+            # 'guideline' names, in the corpus's words (as '비밀번호 지침 상위 규정' is read)
+            title_words = _topic_document(lowered)
     relative = _relative(question)
     absolute = None if relative else _as_of(question)
     if relative and (

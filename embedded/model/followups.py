@@ -32,6 +32,7 @@ from embedded.model.entities import (
     extract,
     read_phrases,
     strip_particle,
+    verb_noun,
     without_dates,
 )
 from embedded.model.intents import ASKS_CONTACT, COMING_CHANGE, WHICH_IS_RIGHT
@@ -448,10 +449,12 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         body != question.strip()
         and not (ents.title_words or ents.doc_nos or _person(body) or _place(body))
         and not _leave_type(body)
-        and all(w in FOLLOW_UP_GENERIC or w[:2] in said for w in ents.keywords)
+        and ents.keywords
+        and all(w in FOLLOW_UP_GENERIC or (verb_noun(w) or "\0") in said for w in ents.keywords)
     ):
         # '그럼 초과된 2만원은 어떻게 되는 거야?' after one's lodging claim checked ('20,000원
-        # 초과'): of what the answer said, so of the same subject (its words put first)
+        # 초과'): a verb of what the answer said, so of the same subject (its words first);
+        # a noun of its own ('그리고 급여일도', '그럼 경조금은') is a question of its own
         subject = [w for w in extract(without_dates(before)).keywords[:4] if w not in body]
         if subject:
             return f"{' '.join(subject)} {body}"

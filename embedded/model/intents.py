@@ -119,11 +119,17 @@ _CLAIM_NO = re.compile(r"(?<![A-Za-z0-9-])EXP-\d{4}-\d{4}(?!\d)")
 _PO_NO = re.compile(r"(?<![A-Za-z0-9-])PO-\d{4}-\d{3}(?!\d)")
 
 
+_SUPPOSING = re.compile(r"(?:하|리|려|해|면|서)면\b|면\s|\bif\b|\bwhat if\b|\bcan i\b")
+"""A purchase supposed ('나눠서 올리면', 'if I split'), not one on record."""
+
+
 def _about_orders(q: str, e: Entities) -> bool:
     """Purchase orders themselves (a PO number, or orders with their status/amount)."""
     if _PO_NO.search(q):
         return True
     lowered = q.lower()
+    if any(w in lowered for w in SPLIT_PURCHASE_WORDS) and _SUPPOSING.search(lowered):
+        return False  # '구매 건을 두 번으로 나눠서 올리면 …?': the rule on a split, no records
     orders = (
         any(
             w in lowered
@@ -207,6 +213,11 @@ def _about_orders(q: str, e: Entities) -> bool:
             "가장 비싼",
             "최고액",
             "most expensive",
+            # which of the orders ('Which purchase orders need CEO approval?', '어떤 발주')
+            "which",
+            "어떤 발주",
+            "무슨 발주",
+            "뭐뭐",
         )
     )
     over = any(w in lowered for w in OVER_WORDS)
@@ -993,7 +1004,9 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
         ),
     ),
     # '25일로 늘어난다던데 언제부터야?': when a figure starts is the rule's coming change.
-    ("effective_date", lambda q, e: cue(q, "effective_date") and not _names_days(q)),
+    # ('… 한도가 며칠이었는지 확인 부탁드립니다. 부칙상 시행일은 1월 1일로 되어 있던데요.':
+    # the date in the remark says why one asks; the days are asked)
+    ("effective_date", lambda q, e: cue(_asked(q), "effective_date") and not _names_days(q)),
     # '반나절씩 나눠서 쓸 수 있어?': how leave may be divided is the article, not the days.
     ("search", lambda q, e: _names_leave(q) and _asks_unit(q)),
     (
@@ -1409,6 +1422,17 @@ _EN_REQUEST = re.compile(
 )
 
 
+_SENTENCES = re.compile(r"[^.?？!]+[.?？!]*")
+
+
+def _asked(question: str) -> str:
+    """The question without the remarks after it ('… 되어 있던데요.' says why one asks)."""
+    sentences = [m.group().strip() for m in _SENTENCES.finditer(question) if m.group().strip()]
+    while len(sentences) > 1 and _remark(sentences[-1]):
+        sentences.pop()
+    return " ".join(sentences)
+
+
 def _remark(piece: str) -> bool:
     text = piece.rstrip(" .!~ㅠㅜㅋㅎ^;")
     if "?" in piece or "？" in piece or _QUESTION_WORD.search(piece.lower()) is not None:
@@ -1624,6 +1648,14 @@ def _split(question: str) -> list[str]:
             and len(ents.keywords) <= 1
         ):
             standalone = False  # '… 15만원으로 올랐다며? 공지 올려야 되는데 맞지?': the same
+        if (
+            parts
+            and nouns
+            and len(piece.split()) <= 4
+            and not (ents.title_words or ents.doc_nos)
+            and set(nouns) <= set(extract(parts[-1]).keywords)
+        ):
+            standalone = False  # '… 몇시~몇시 사이로 고를 수 있어? 7시 출근도 OK?': the same
         if parts and _CONFIRM_TAIL.search(piece) and _CLAIM_STATED.search(piece):
             # '… 몇개월 보관해야함? 출입통제 지침엔 6개월로 돼있는데 맞아?': what one text says,
             # checked against the answer to the part before (the same question)

@@ -334,6 +334,8 @@ STOPWORDS: frozenset[str] = frozenset(
         "원래는",
         # '… 해도 되나?': asking leave to do it, no topic
         "해도",
+        # '병원 가야 해서 …': why one asks, no topic
+        "해서",
         "처음엔",
         "처음에는",
         # '정확히 뭐가 바뀌는거예요?': how precisely, no topic
@@ -634,6 +636,11 @@ TOPIC_WORDS: frozenset[str] = frozenset(
         "연차",
         "연차휴가",
         "병가",
+        # attendance (복무): leaving early, going out, lateness, absence
+        "조퇴",
+        "외출",
+        "지각",
+        "결근",
         "이월",
         "숙박",
         "숙박비",
@@ -1027,6 +1034,10 @@ NOT_TITLE_WORDS: frozenset[str] = frozenset(
     | {"그날", "당일", "오늘", "당시", "날짜", "그때"}
 )
 
+# Generic words before a bare suffix that name a title only with the word before them
+# ('육아 지원 규정' is one; '주차비 지원 규정' asks whether there is a rule on 주차비).
+GENERIC_TITLE_HEADS: frozenset[str] = frozenset({"지원", "운영", "관리", "이용", "사용"})
+
 # Intent cue words (Korean and English), checked against the lower-cased question.
 CUES: dict[str, tuple[str, ...]] = {
     "revision_request": (
@@ -1116,6 +1127,9 @@ CUES: dict[str, tuple[str, ...]] = {
         "documents above",
         "parent rule",
         "parent document",
+        "parent doc",
+        "parent of",
+        "its parent",
         "chain of parent",
         "authority chain",
         "최상위",
@@ -1158,6 +1172,11 @@ CUES: dict[str, tuple[str, ...]] = {
         "바뀐 점",
         "바뀐 게",
         "바뀐 거",
+        "바뀐거",
+        "바뀐건",
+        # '선물 한도 원래 5만원 아니었나요?': what it was before
+        "원래 ",
+        "원래는",
         "바꼈",
         "변경됐",
         "변경된 점",
@@ -1361,6 +1380,14 @@ CUES: dict[str, tuple[str, ...]] = {
         "version in force",
         "현행 버전",
         "현행 차수",
+        # '직제규칙 v3 있던데 그게 최신이야?': whether a version named is the one in force
+        "최신이야",
+        "최신인가",
+        "최신 버전",
+        "최신판",
+        "the latest?",
+        "latest version",
+        "newest version",
     ),
     "own_claim": ("청구", "claim", "넘었", "넘나", "넘어", "넘은", "초과했", "over the cap"),
     "upcoming": (
@@ -1836,7 +1863,7 @@ BEYOND_THE_TOOLS: tuple[str, ...] = (
     r"(?:방법|하는 법|수식|함수|\bformula|\bhow to)"
     r"|vlookup|피벗|\bpivot table|파워포인트|(?<![a-z])ppt(?![a-z])|슬라이드|\bslides?\b"
     r"|수식\s*(?:좀\s*)?(?:짜|만들|써)|(?:코드|스크립트|쿼리)\s*(?:좀\s*)?(?:짜|짜줘|만들어)"
-    r"|\bwrite (?:me )?(?:a |some )?(?:code|script|formula|macro)\b",
+    r"|\bwrite (?:me )?(?:a |an |some )?(?:[a-z+#]+ )?(?:code|script|formula|macro|program)\b",
     # writing done for the asker ('평가 코멘트 좀 대신 써줘')
     r"대신\s*(?:좀\s*)?(?:써|작성)|(?:코멘트|평가서|리뷰|답장|답변|사유서|보고서)\s*(?:좀\s*)?(?:써|작성해)"
     r"\s*(?:줘|주세요|줄래)",

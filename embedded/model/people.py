@@ -595,6 +595,7 @@ _ROSTER_FIELDS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"부서(?:랑|와|가|는|도|이랑|하고)|부서\s?(?:알려|뭐|어디|확인|좀|$)"
             r"|소속|무슨 부서|어느 부서|어떤 부서"
             r"|(?:and|which|what|my|own) department|department and"
+            r"|department\s+(?:grade|title|rank|position|hire|phone|contact)|[—:-]\s*department"
         ),
     ),
     ("입사일", re.compile(r"입사|\bhire|\bhiring\b|\bjoin(?:ed)?\b|\bstart date|\bstarted\b")),

@@ -216,8 +216,13 @@ def _read_again(turn: Turn, ents: Entities) -> Entities:
         # '연차휴가 규정에 개정 예정인 게 있어?' still says a regulation is meant: a bare
         # 규정 or 지침 is dropped only when the question asks about records.
         untitled = replace(ents, title=None, title_words=[])
-        if ents.title_words[-1] == "기준" or detect_intent(turn.question, untitled) not in (
-            DOCUMENT_INTENTS | {"revision_request"}
+        # ('the parent doc of the password guideline': a document's place in the hierarchy
+        # is asked, the document being whichever the topic's search finds)
+        graph = detect_intent(turn.question, ents) in _GRAPH_INTENTS
+        if not graph and (
+            ents.title_words[-1] == "기준"
+            or detect_intent(turn.question, untitled)
+            not in (DOCUMENT_INTENTS | {"revision_request"})
         ):
             ents = untitled  # '육아휴직 규정 바뀐다던데 며칠로': the rule, not a title
     if ents.lang == "ko" and len(ents.keywords) > 1:
@@ -228,6 +233,7 @@ def _read_again(turn: Turn, ents: Entities) -> Entities:
     return ents
 
 
+_GRAPH_INTENTS = frozenset({"authority", "derived", "related", "impact"})
 _BARE_SUFFIXES = (["기준"], ["규정"], ["지침"], ["규칙"])
 """A title's last word standing apart ('육아휴직 규정'): a generic noun as often as a title."""
 

@@ -721,6 +721,11 @@ def plan_in_force_version(ctx: Ctx) -> Blocks:
                 f" Version {p.get('version')} is approved but only takes effect on "
                 f"{p.get('effective_from')}, so it is not in force yet ({p.get('summary') or ''}).",
             )
+        elif p.get("status") == "REJECTED":
+            text += ctx.t(
+                f" 제{p.get('version')}차 개정안은 반려되어(REJECTED) 효력이 없습니다.",
+                f" Version {p.get('version')} was rejected (REJECTED) and has no effect.",
+            )
         elif p.get("status") != "APPROVED":
             text += ctx.t(
                 f" 제{p.get('version')}차 개정안({p.get('status')})은 승인되지 않아 "

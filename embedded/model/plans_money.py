@@ -223,8 +223,10 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
                     named = next(
                         (k for k, v in APPROVERS.items() if v == wanted and k.isascii()), wanted
                     )
+                    # ('나눠서 올리면 팀장 전결로 …?': the parts are summed, said first)
                     return answer(
-                        ctx.t(
+                        _summed_rule(ctx, hits_of(search))
+                        + ctx.t(
                             f"{wanted} 결재 범위는 '{limits}'입니다. 근거: {titled(hit, citation)} "
                             f'{hit.get("article_no") or ""} "{clause}".',
                             f"The {named} ({wanted}) approves purchases of '{limits}'. Source: "
@@ -1228,7 +1230,7 @@ _PENDING_WORDS = re.compile(
 )
 _APPROVED_WORDS = re.compile(
     r"승인\s*(?:된|됐|난|완료)|\balready[- ]approved\b|\b(?:were|was|been) approved\b"
-    r"|\bapproved (?:ones?|claims?|stays?)\b",
+    r"|\bapproved (?:[a-z]+ )?(?:ones?|claims?|stays?|expenses?)\b",
     re.I,
 )
 _REGIONS = {"서울": "서울", "광역시": "광역시", "기타 지역": "기타 지역", "기타지역": "기타 지역"}

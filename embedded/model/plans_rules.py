@@ -280,6 +280,12 @@ def quote_articles(
         step = compared(ctx, hits, str(searches[0].input.get("question") or "") if searches else "")
         if step:
             return step
+    absent = _subject_unspoken(ctx, hits) if not lead[0] else ""
+    if absent:
+        # 'Do we have a sabbatical policy?' met by the annual-leave article on '근속' and
+        # '휴가': the subject itself is in no article found, so nothing here answers it
+        searches = ctx.turn.all("search_regulations")
+        return answer(honest_miss(ctx, absent, searches[0] if searches else None))
     tiers = [tier_of(ctx, str(h.get("doc_no"))) for h in hits]
     if len({h.get("doc_no") for h in hits}) > 1 and all(t is not None for t in tiers):
         # documents that disagree, once described: the one that governs is quoted first
@@ -310,6 +316,29 @@ def quote_articles(
         + date_note(ctx, hits[0])
         + conflict
     )
+
+
+def _subject_unspoken(ctx: Ctx, hits: list[dict[str, Any]]) -> str:
+    """A kind of leave or allowance the question names that no article quoted speaks of
+    (else ''): the article met other words of the question, not what it asks about.
+
+    Read off the question itself (not off a verb); a question naming a document or an
+    article is answered by that document whatever its words.
+    """
+    if ctx.ents.title_words or ctx.ents.doc_nos or not ctx.ents.keywords or not hits:
+        return ""
+    # a kind of leave or allowance named ('career breaks or sabbaticals': 안식휴가 is what
+    # is asked, whatever '경력' meets; other words may be put otherwise in the text)
+    kinds = [k for k in ctx.ents.keywords if k.endswith(_KIND_NOUNS) and k not in _KIND_NOUNS]
+    for subject in kinds:
+        if subject in ctx.ents.derived or subject in _GENERIC_MET or len(subject) < 2:
+            continue
+        if not any(_matched(h, [subject]) for h in hits):
+            return subject
+    return ""
+
+
+_KIND_NOUNS = ("휴가", "휴직", "수당")
 
 
 _MAX_SEARCHES = 4
@@ -1758,7 +1787,8 @@ def plan_search(ctx: Ctx) -> Blocks:
             "quoting those that were. ",
         )
     return answer(
-        caveat
+        _no_rate(ctx, quoted)
+        + caveat
         + ctx.t(
             f"{titled(top, citation, '{title} — {citation}')}의 관련 조항입니다.\n{body}",
             f"{english}:\n{body}",
@@ -1906,6 +1936,26 @@ _AMOUNT_STATED = re.compile(
 _QUANTITY_STATED = re.compile(r"\d+\s*(?:시간|일|회|개월|주|년|명|퍼센트|%)")
 
 
+_RATE_ASKED = re.compile(
+    r"몇\s?배|배율|가산율|할증|몇\s?퍼센트|몇\s?%|\bhow many times\b|\bwhat rate\b|\bmultiplier\b",
+    re.I,
+)
+_RATE_STATED = re.compile(r"\d+(?:\.\d+)?\s*(?:배|퍼센트|%)|할증|가산율")
+
+
+def _no_rate(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
+    """A rate asked for ('연장근로수당 몇배로 쳐줌?') that no quoted article states: said
+    first (the articles are still what the regulations say on the subject)."""
+    if not _RATE_ASKED.search(ctx.turn.question):
+        return ""
+    if any(_RATE_STATED.search(str(h.get("text"))) for h in quoted):
+        return ""
+    return ctx.t(
+        "규정에 배율(가산율)이 적혀 있지 않아 몇 배인지는 찾을 수 없습니다. ",
+        "The regulations found state no rate for this, so I cannot give one. ",
+    )
+
+
 def _no_amount(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
     """An amount asked for ('경조금 얼마 나와?') that no quoted article states: said first."""
     lowered = ctx.turn.question.lower().replace("초과 금액", " ")  # the excess is no sum asked
@@ -1923,6 +1973,8 @@ def _no_amount(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
     )
 
 
+_NOT_NOUN_ENDINGS = ("ing", "ory", "ed", "ly", "ive", "able", "ible", "ful", "ous", "al")
+"""English endings of words that are seldom the subject asked about (adjectives, verbs)."""
 _ASKED_KIND_WORDS = frozenset("한도 상한 금액 기한 마감 기간 limit cap amount deadline".split())
 
 
@@ -1948,6 +2000,11 @@ def _unaddressed(
         and not (stated and w in _ASKED_KIND_WORDS)
         and not any(_matched(h, [w]) for h in every)
     ]
+    if not missing and _matched(top, words):
+        # 'Is code review mandatory before merging?': the article meets the subject; an
+        # English word the lexicon does not know that reads as no noun ('mandatory',
+        # 'merging') is no topic left unmet ('Can I expense a taxi ride?' still names taxi)
+        unknown = [w for w in unknown if not w.endswith(_NOT_NOUN_ENDINGS)]
     missing += unknown
     if not missing:
         return ""

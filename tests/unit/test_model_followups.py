@@ -405,3 +405,46 @@ def test_an_order_listed_is_the_one_a_date_asks_the_approver_of() -> None:
     assert resolve_followup("2024년 초에 올렸으면 결재라인 달랐어요?", (one,)).startswith(
         "PO-2025-001"
     )
+
+
+def test_a_figure_heard_is_asked_of_the_leave_before() -> None:
+    # a rumour names no topic of its own: it is of the leave the conversation is about
+    asked = "30일로 늘린단 얘기도 있던데 그건 확정된거임?"
+    assert resolve_followup(asked, (DAYS,)) == f"육아휴직 {asked}"
+    # a pointer at it, with days asked, points at the leave (not at the document cited)
+    soon = "그거 곧 늘어난다던데 언제부터 며칠로 바뀜?"
+    assert resolve_followup(soon, (DAYS,)) == "육아휴직 곧 늘어난다던데 언제부터 며칠로 바뀜?"
+
+
+def test_a_figure_heard_at_a_meeting_is_asked_of_the_cap_before() -> None:
+    heard = "경영회의에서 15만원으로 올린다고 했던거 같은데 그거 반영된거 아냐?"
+    assert resolve_followup(heard, (SEOUL,)).startswith("출장 숙박비 서울 한도")
+
+
+def test_one_more_field_of_the_person_just_answered() -> None:
+    contact = (
+        "그 사람 연락처 좀 알려줘",
+        "차주희 (20230050, DEV 사원)의 연락처는 010-****-****입니다.",
+    )
+    asked = "주민번호도 같이 보여줘. 연말정산 때문에 필요해서"
+    assert resolve_followup(asked, (contact,)) == f"차주희 {asked}"
+
+
+def test_a_verb_of_what_was_said_continues_its_subject() -> None:
+    claim = ("내 출장숙박비 청구한 거 규정 상한 넘었어?", "… 200,000원 → 20,000원 초과")
+    asked = "그럼 초과된 2만원은 어떻게 되는 거야?"
+    assert resolve_followup(asked, (claim,)).endswith(asked.removeprefix("그럼 "))
+    assert resolve_followup(asked, (claim,)) != asked
+    # a noun of its own is a question of its own, even after 'and'
+    assert resolve_followup("그리고 급여일도", (claim,)) == "그리고 급여일도"
+
+
+def test_any_of_those_narrows_the_claims_listed() -> None:
+    listed = (
+        "show me my team's expense claims that are still pending",
+        "4 expense claim(s) visible to you.\n- 청구번호 EXP-2025-0001 …\n- 청구번호 EXP-2025-0018 …"
+        "\n- 청구번호 EXP-2025-0002 …\n- 청구번호 EXP-2025-0020 …",
+    )
+    asked = resolve_followup("are any of those over the lodging cap?", (listed,))
+    assert asked.startswith("show me my team's expense claims that are still pending")
+    assert "lodging cap" in asked
