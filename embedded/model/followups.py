@@ -333,6 +333,7 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         and not RECORD_ID.search(unmarked)
         and _WHO_SIGNS.search(unmarked)
         and not extract(unmarked).title_words
+        and not _person(unmarked)  # ('what about 곽호은's stay? the approved one': hers)
         # ('그 중 제일 큰 건은 …', 'which of those …': narrowed below, among the records)
         and not (_AMONG.match(unmarked) or _AMONG_EN.search(unmarked))
     ):
