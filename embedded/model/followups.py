@@ -189,7 +189,7 @@ _REMARK_TAIL = re.compile(
 )
 _BACK_IN = re.compile(r"\b(?:back )?(?:in|on|as of)\s*(?=[?？.]|$)", re.I)
 _NOW_LEAD = re.compile(r"^\s*(?:and|so|ok|okay)?\s*(?:now|지금은|현재는)\s*[?？.!]*\s*", re.I)
-_FIGURE = re.compile(r"\d[\d,]*\s*(?:일|원|만원|만|%|퍼센트|개월|시간|회|days?|won)")
+_FIGURE = re.compile(r"(?<![\d,])\d[\d,]*+\s*+(?:일|원|만원|만|%|퍼센트|개월|시간|회|days?|won)")
 """A figure a question states ('30일로', '15만원')."""
 _CHANGE_WORD = re.compile(
     r"(?:늘|올리|올린|올랐|올려|바뀌|바뀐|바꾼|바꿨|확정|줄|인상|변경|승인|결정|정해|정한|시행|반영"

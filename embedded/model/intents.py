@@ -1364,7 +1364,7 @@ _CONFIRM_TAIL = re.compile(
 
 
 _CLAIM_STATED = re.compile(
-    r"\d\S*\s*(?:로|으로|이라고|라고)?\s*(?:돼|되어|나와|적혀|써|쓰여)\s?있(?:는데|던데)"
+    r"(?<![\d,.])\d[\d,.]*+[^\s\d]{0,5}\s*+(?:돼|되어|나와|적혀|써|쓰여)\s?있(?:는데|던데)"
 )
 """A figure one text is said to state ('6개월로 돼있는데'), before '맞아?'."""
 

@@ -1940,7 +1940,7 @@ _RATE_ASKED = re.compile(
     r"몇\s?배|배율|가산율|할증|몇\s?퍼센트|몇\s?%|\bhow many times\b|\bwhat rate\b|\bmultiplier\b",
     re.I,
 )
-_RATE_STATED = re.compile(r"\d+(?:\.\d+)?\s*(?:배|퍼센트|%)|할증|가산율")
+_RATE_STATED = re.compile(r"(?<![\d.])\d++(?:\.\d++)?\s*+(?:배|퍼센트|%)|할증|가산율")
 
 
 def _no_rate(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
