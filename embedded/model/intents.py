@@ -610,8 +610,8 @@ _HOW_IT_WENT = re.compile(r"어떻게\s*(?:됐|되었|돼\s*가|되어\s*가|되
 
 _LODGING = ("숙박", "호텔", "숙소", "lodging", "hotel", "night")
 _OTHER_TRIP_COSTS = (
-    "일비", "교통비", "식비", "유류비", "자가용", "daily allowance", "per diem", "transport",
-    "fuel", "mileage", "meal",
+    "일비", "교통비", "식비", "유류비", "자가용", "자차", "기름값", "주유", "daily allowance",
+    "per diem", "transport", "fuel", "mileage", "meal", "gas",
 )  # fmt: skip
 
 

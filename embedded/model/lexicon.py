@@ -430,6 +430,10 @@ STOPWORDS: frozenset[str] = frozenset(
         "사흘",
         "일로",
         "며칠",
+        # its common misspellings ('멫일까지 쓸수있어?')
+        "멫일",
+        "몇칠",
+        "며칠이나",
         "몇",
         "며칠까지",
         "얼마나",
@@ -1096,6 +1100,14 @@ CUES: dict[str, tuple[str, ...]] = {
         "하위 지침들",
         "밑에 딸린",
         "아래 딸린",
+        # '정보보안규정 밑에 있는 지침들 뭐뭐 있어?': the documents under it
+        "밑에 있는 지침",
+        "밑에 있는 규정",
+        "밑에 있는 문서",
+        "아래 있는 지침",
+        "아래에 있는 지침",
+        "산하 지침",
+        "밑에 지침",
         "딸린 지침",
         "딸린 문서",
         "파생",
@@ -1158,6 +1170,10 @@ CUES: dict[str, tuple[str, ...]] = {
         "before the most recent revision",
         "the limit before",
         "used to be",
+        # 'and what was it before that?' after a rule: the version before
+        "was it before",
+        "before it got",
+        "before it was",
         "previous version",
         "prior version",
         # what it was at first ('처음엔 몇 번이었는데?'): back to the version that differs
@@ -1590,6 +1606,16 @@ CUES: dict[str, tuple[str, ...]] = {
         "쓰는 사람",
         "쓰는사람",
         "쓰는 직원",
+        # '노민준 육아휴직 쓰고 있어?', '그 사람 육아휴직도 쓰는중이야?': whether one is using it
+        # ('육아휴직 쓰는 중에 급여 나와?' asks the rule)
+        "쓰는중이",
+        "쓰는 중이야",
+        "쓰는 중인 사람",
+        "쓰고 있어",
+        "쓰고 있나",
+        "쓰고 있는 사람",
+        "사용 중이야",
+        "사용중이야",
         "사용자 list",
         "사용자 명단",
         "사용자 목록",
@@ -1631,7 +1657,18 @@ CUES: dict[str, tuple[str, ...]] = {
         "처음 도입",
         "처음 제정",
     ),
-    "days": ("며칠", "몇 일", "몇일", "몇개", "일수", "how many days", "days", "how long"),
+    "days": (
+        "며칠",
+        "몇 일",
+        "몇일",
+        "멫일",
+        "몇칠",
+        "몇개",
+        "일수",
+        "how many days",
+        "days",
+        "how long",
+    ),
     # which of two documents that disagree governs ('다르면 어느 쪽 따라야 돼?')
     "precedence": (
         "어느 쪽",

@@ -928,7 +928,10 @@ _MINUTES_ARTICLE = "회의록 지위 사규 인용"
 """What the regulations are searched for to find what meeting minutes count for."""
 
 
-_FILED = re.compile(r"승인\s?났|결재\s?났|청구했|올렸|\bwas approved\b|\bgot approved\b|\bfiled\b")
+_FILED = re.compile(
+    r"승인\s?났|결재\s?났|승인\s?됐|승인\s?되었|청구했|청구한|올렸|올린|\bwas approved\b"
+    r"|\bgot approved\b|\bfiled\b|\bclaimed\b"
+)
 
 
 def _rumoured(ctx: Ctx) -> bool:

@@ -1714,8 +1714,10 @@ def plan_search(ctx: Ctx) -> Blocks:
     )
     if caveat:
         # A word no article found speaks of may be the subject the others swamped
-        # ('거래처 … 선물'): searched alone first.
-        again = _subject_again(ctx, search, against=quoted[0] if quoted else top)
+        # ('거래처 … 선물'): searched alone first. (An amount the article does not state
+        # is no word unmet: '자가용 유류비 얼마?' is 제5조, which sets no figure.)
+        unmet = not (_no_amount(ctx, quoted) and _matched(quoted[0] if quoted else top, words) > 1)
+        again = _subject_again(ctx, search, against=quoted[0] if quoted else top) if unmet else None
         if again:
             return again
         every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
@@ -1787,7 +1789,7 @@ def plan_search(ctx: Ctx) -> Blocks:
             "quoting those that were. ",
         )
     return answer(
-        _no_rate(ctx, quoted)
+        (_no_rate(ctx, quoted) or ("" if caveat else _no_limit(ctx, quoted)))
         + caveat
         + ctx.t(
             f"{titled(top, citation, '{title} — {citation}')}의 관련 조항입니다.\n{body}",
@@ -1924,6 +1926,13 @@ _AMOUNT_ASKED = (
     "얼마씩",
     "얼마 받",
     "얼마 줘",
+    "얼마가",
+    "얼마 쳐",
+    "얼마 인정",
+    "얼마 지원",
+    "얼마 지급",
+    "얼마나 나",
+    "얼마나 받",
     "금액",
     "how much",
     "what amount",
@@ -1956,6 +1965,23 @@ def _no_rate(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
     )
 
 
+_LIMIT_ASKED = re.compile(r"한도|상한|\blimit\b|\bcap\b|\bceiling\b|\bmaximum\b|\bmax\b", re.I)
+
+
+def _no_limit(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
+    """A limit asked for ('법카 월 한도 얼마야?') that no quoted article states (no amount
+    or quantity in any of them): said first."""
+    if not _LIMIT_ASKED.search(ctx.turn.question) or not quoted:
+        return ""
+    texts = [str(h.get("text")) for h in quoted]
+    if any(_AMOUNT_STATED.search(t) or _QUANTITY_STATED.search(t) for t in texts):
+        return ""
+    return ctx.t(
+        "규정에 한도(금액이나 횟수)가 적혀 있지 않아 한도는 찾을 수 없습니다. ",
+        "The regulations found set no limit for this, so I cannot give one. ",
+    )
+
+
 def _no_amount(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
     """An amount asked for ('경조금 얼마 나와?') that no quoted article states: said first."""
     lowered = ctx.turn.question.lower().replace("초과 금액", " ")  # the excess is no sum asked
@@ -1973,6 +1999,8 @@ def _no_amount(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
     )
 
 
+_VERB_FORM = re.compile(r"(?:는|됨|음|함|요|까|던거|된거|한거|는중|뭐뭐)$")
+"""Korean word endings of a verb or a filler ('받아도됨', '쓰는중'), never a topic asked."""
 _NOT_NOUN_ENDINGS = ("ing", "ory", "ed", "ly", "ive", "able", "ible", "ful", "ous", "al")
 """English endings of words that are seldom the subject asked about (adjectives, verbs)."""
 _ASKED_KIND_WORDS = frozenset("한도 상한 금액 기한 마감 기간 limit cap amount deadline".split())
@@ -1996,6 +2024,7 @@ def _unaddressed(
         w
         for w in words
         if w not in ctx.ents.derived
+        and not _VERB_FORM.search(w)  # '받아도됨', '쓰는': how one asks, no topic
         and w not in PERIOD_WORDS
         and not (stated and w in _ASKED_KIND_WORDS)
         and not any(_matched(h, [w]) for h in every)
