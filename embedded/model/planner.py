@@ -23,13 +23,15 @@ from embedded.model.compose import (
     Blocks,
     Ctx,
     answer,
+    call,
+    cite,
     hits_of,
     not_understood,
     squash,
     today_in,
 )
 from embedded.model.conversation import Turn, read_turn
-from embedded.model.entities import correct_english, date_phrase, extract, read_phrases
+from embedded.model.entities import HEARD, correct_english, date_phrase, extract, read_phrases
 from embedded.model.evidence import beyond_the_tools, chatter, says_where
 from embedded.model.followups import resolve_followup
 from embedded.model.intents import (
@@ -46,6 +48,7 @@ from embedded.model.people import asker_name, clear_name_cache, named_people
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from embedded.model.conversation import ToolCall
     from embedded.model.entities import Entities
     from embedded.model.wire import MessagesRequest
 
@@ -195,7 +198,10 @@ def _plan_one(request: MessagesRequest, turn: Turn, lang: str | None = None) -> 
         # 'ㅋㅋㅋ 헐 대박': nothing to look up; '괜찮은 규정이라고 생각함?', '연차 신청 넣어줘':
         # an opinion, or a task no tool does
         return answer(not_understood(ctx))
-    blocks = PLANS[intent](ctx)
+    minutes, planned = _minutes_apart(ctx)
+    blocks = PLANS[intent](planned)
+    if _heard_at_a_meeting(ctx) and all(b["type"] == "text" for b in blocks):
+        blocks = _with_minutes_note(ctx, blocks, minutes)
     if turn.round >= _MAX_ROUNDS and any(b["type"] == "tool_use" for b in blocks):
         return answer(
             ctx.t(
@@ -203,6 +209,58 @@ def _plan_one(request: MessagesRequest, turn: Turn, lang: str | None = None) -> 
                 "Too many tool calls; stopping here without an answer.",
             )
         )
+    return blocks
+
+
+# ── What minutes count for ────────────────────────────────────────────────────
+# '노사협의회에서 40일로 늘린다고 했다던데 official이야?': whatever the plan answers (the
+# rule in force, the revisions in flight), a figure heard at a meeting is checked against
+# what the rules say minutes are. The search for that is the planner's own: the plan is
+# run on the turn without it, so no plan ever reads it as its topic's search.
+MINUTES_QUERY = "회의록 사규 아님 업무 근거 인용"
+_MEETING_WORDS = re.compile(
+    r"회의|위원회|협의회|심의위|\bminutes\b|\bmeeting\b|\bcommittee\b", re.I
+)
+
+
+def _heard_at_a_meeting(ctx: Ctx) -> bool:
+    return bool(HEARD.search(ctx.turn.question) and _MEETING_WORDS.search(ctx.turn.question))
+
+
+def _minutes_apart(ctx: Ctx) -> tuple[ToolCall | None, Ctx]:
+    """The planner's minutes search (if made) and the context without it."""
+    ours = [
+        c
+        for c in ctx.turn.calls
+        if c.name == "search_regulations" and c.input.get("question") == MINUTES_QUERY
+    ]
+    if not ours:
+        return None, ctx
+    rest = [c for c in ctx.turn.calls if c not in ours]
+    return ours[-1], replace(ctx, turn=replace(ctx.turn, calls=rest))
+
+
+def _with_minutes_note(ctx: Ctx, blocks: Blocks, minutes: ToolCall | None) -> Blocks:
+    text = "".join(str(b.get("text") or "") for b in blocks)
+    if "회의록은" in text or "Meeting minutes" in text:
+        return blocks  # the plan said it already (the lodging cap's rumour check does)
+    if minutes is None:
+        return call(ctx, "search_regulations", {"question": MINUTES_QUERY})
+    for hit in hits_of(minutes):
+        body = str(hit.get("text") or "")
+        if "회의록" in body and "인용" in body:
+            citation = cite(
+                ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from")
+            )
+            return answer(
+                text
+                + ctx.t(
+                    f"\n회의에서 나온 이야기는 규정이 아닙니다: {citation} "
+                    f'{hit.get("article_no") or ""} "{body}"',
+                    f"\nWhat was said at a meeting is no rule: {citation} "
+                    f'{hit.get("article_no") or ""} "{body}"',
+                )
+            )
     return blocks
 
 

@@ -945,7 +945,9 @@ def _remaining(ctx: Ctx) -> Blocks:
     if len(totals) == 1:
         emp_no, used = next(iter(totals.items()))
         return answer(
-            _left_text(ctx, grant, emp_no, used, ("", "You have ")) + _drafts_text(ctx, grant)
+            _left_text(ctx, grant, emp_no, used, ("", "You have "))
+            + _drafts_text(ctx, grant)
+            + _only_own_visible(ctx, _names_by_employee(columns, rows).get(emp_no, ""))
         )
     # ('each person on my team': the team's rows, not the asker's own)
     if asks_about_self(ctx) and not ctx.ents.emp_nos and not ranking(ctx):
@@ -958,6 +960,20 @@ def _remaining(ctx: Ctx) -> Blocks:
             )
         )
     return answer(_remaining_table(ctx, grant, totals, columns, rows) + _drafts_text(ctx, grant))
+
+
+def _only_own_visible(ctx: Ctx, name: str) -> str:
+    """A group asked about ('우리 팀 사람들 연차'), and the one row visible is the asker's:
+    the platform showed only their own record, said so (the others are not shown)."""
+    asked = ctx.turn.question.lower()
+    if not any(w in asked for w in _GROUP_ASKED) or not ctx.asker or ctx.asker != name:
+        return ""
+    return ctx.t(
+        "\n조회 권한 범위에서 보이는 기록은 본인 것뿐입니다. 다른 직원의 기록은 플랫폼이 "
+        "보여주지 않아 확인할 수 없습니다.",
+        "\nOnly your own record is visible to you; the platform shows no one else's, so "
+        "theirs cannot be given.",
+    )
 
 
 def _other_types_note(ctx: Ctx) -> str:

@@ -1789,7 +1789,7 @@ def plan_search(ctx: Ctx) -> Blocks:
             "quoting those that were. ",
         )
     return answer(
-        (_no_rate(ctx, quoted) or ("" if caveat else _no_limit(ctx, quoted)))
+        (_no_rate(ctx, quoted) or ("" if _no_amount(ctx, quoted) else _no_limit(ctx, quoted)))
         + caveat
         + ctx.t(
             f"{titled(top, citation, '{title} — {citation}')}의 관련 조항입니다.\n{body}",
