@@ -54,6 +54,10 @@ from embedded.model.people import asked_fields, named_people
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+_MORE_OF_IT = re.compile(
+    r"더\s?(?:쓸|사용할|쓰게|쓸\s?수)|\b(?:use|take|get) more\b|\bmore days\b", re.I
+)
+"""More of what was asked before ('더 쓸 수 있게 되는 거야?', 'will I get more days?')."""
 _FIELD_TOO = re.compile(
     r"[가-힣]도\s*(?:같이|함께|좀)?\s*(?:보여|알려|줘|확인|찾아)|\balso\b", re.I
 )
@@ -68,7 +72,7 @@ def _asks_national_id(text: str) -> bool:
 
 DOC_NO = re.compile(r"(?<![A-Za-z0-9-])[A-Z]{2,4}-[A-Z]{3}-\d{3}(?!\d)")
 _DOC_POINTER_KO = re.compile(
-    r"(?:그|이|해당|위|방금\s*(?:말한|말씀하신)?|아까\s*(?:말한|말씀하신)?)\s*"
+    r"(?<![가-힣])(?:그|이|해당|위|방금\s*(?:말한|말씀하신)?|아까\s*(?:말한|말씀하신)?)\s*"
     r"(규정|지침|기준|문서|규칙|사규|조항|개정안|규정집)(?=[은는이가을를의도에\s?.,]|$)"
 )
 _DOC_POINTER_EN = re.compile(
@@ -232,6 +236,10 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         if not _NOW_WORDS.search(question):
             return question
     before, said = earlier
+    if _MORE_OF_IT.search(question) and _ASKS_LEFT.search(before) and not _person(question):
+        # '24일부터 바뀐다던데 그럼 나 더 쓸 수 있게 되는 거야?' after one's days left: the
+        # days left again (that answer gives them under the coming rule too)
+        return before
     if (
         HEARD.search(question)
         and _FIGURE.search(question)

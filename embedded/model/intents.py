@@ -348,6 +348,13 @@ _RULE_ASKED = re.compile(
 )
 
 
+_AGREES = re.compile(
+    r"일치|같은지|같아\?|맞는지|어긋나|충돌|상충|다른지|다르지|\bconsistent\b|\bmatch(?:es)?\b"
+    r"|\bconflicts?\b|\bagree",
+    re.I,
+)
+
+
 def _names_regulation(e: Entities) -> bool:
     return bool(e.title_words or e.doc_nos) or any(
         k in TOPIC_WORDS and k != "주민등록번호" for k in e.keywords
@@ -828,7 +835,12 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ),
     # The authority chain of a document named; '회의록을 업무 처리 근거로 인용할 수
     # 있어?' asks a rule about citing, not a chain.
-    ("authority", lambda q, e: cue(q, "authority") and _names_regulation(e)),
+    # ('… 3월에 한다고 되어 있는데, 상위 규칙과 일치합니까?': whether a text agrees with its
+    # parent is the article beside the parent's, not the chain above it)
+    (
+        "authority",
+        lambda q, e: cue(q, "authority") and _names_regulation(e) and not _AGREES.search(q),
+    ),
     ("pending_list", lambda q, e: _pending_anywhere(q, e)),
     # '채용 운영지침 1판이랑 지금 판 비교', 'has that number always been the same?': the
     # article beside the same article of another version (a document's history and its

@@ -280,6 +280,15 @@ def quote_articles(
         step = compared(ctx, hits, str(searches[0].input.get("question") or "") if searches else "")
         if step:
             return step
+    named = _article_numbers(ctx.turn.question)
+    if named and not lead[0] and not any(str(h.get("article_no")) in named for h in hits):
+        # 'What does Article 5 of … say?' when no article found is 제5조: said, not
+        # another article passed off as the one that answers
+        numbers = ", ".join(named)
+        lead = (
+            f"검색된 조항 중에 {numbers}는 없었습니다. 찾은 조항만 옮깁니다. ",
+            f"{numbers} was not among the articles found; quoting those that were. ",
+        )
     absent = _subject_unspoken(ctx, hits) if not lead[0] else ""
     if absent:
         # 'Do we have a sabbatical policy?' met by the annual-leave article on '근속' and

@@ -448,3 +448,15 @@ def test_any_of_those_narrows_the_claims_listed() -> None:
     asked = resolve_followup("are any of those over the lodging cap?", (listed,))
     assert asked.startswith("show me my team's expense claims that are still pending")
     assert "lodging cap" in asked
+
+
+def test_a_parent_named_with_its_own_title_is_no_pointer_back() -> None:
+    # '상위 규칙' holds '위 규칙' ('the rule above' pointing back) only inside a word
+    before = ("위임전결규정 직무 분장 몇 월에 검토해?", "위임전결규정 — GEN-REG-002 제3차 …")
+    asked = "위임전결규정 상위 규칙 뭐야?"
+    assert resolve_followup(asked, (before,)) == asked
+
+
+def test_more_of_it_after_the_days_left_asks_them_again() -> None:
+    asked = "이번달 24일부터 바뀐다던데 그럼 나 더 쓸 수 있게 되는 거야?"
+    assert resolve_followup(asked, (DAYS,)) == DAYS[0]
