@@ -54,6 +54,7 @@ from embedded.model.people import asked_fields, named_people
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+_DOC_WORDS_EN = re.compile(r"\b(?:the\s+)?(?:rule|regulation|guideline|policy)s?\b", re.I)
 _MORE_OF_IT = re.compile(
     r"더\s?(?:쓸|사용할|쓰게|쓸\s?수)|\b(?:use|take|get) more\b|\bmore days\b", re.I
 )
@@ -313,6 +314,14 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
             # document's version before (a pointer at it is put in its place below)
             return f"{title} {unmarked}"
     referent = title or cited
+    asked = unmarked.split("?")[0]  # ('… i remember it being once a week': why one asks)
+    english = extract(asked).lang == "en"  # (a Korean date is swapped in below)
+    if english and referent and extract(asked).as_of and not extract(before).as_of:
+        # 'and what was the rule back in mid-2022?' after how many WFH days: the question
+        # before, as of then (not the document's history)
+        rest = _POINTER_WORDS.sub(" ", _DOC_WORDS_EN.sub(" ", asked))
+        if _names_nothing(rest, of=before):
+            return " ".join(f"{before.rstrip('?？!. ')} {rest}?".split())
     pointed = _point_at(unmarked, referent) if referent else None
     if pointed:
         return pointed

@@ -460,3 +460,11 @@ def test_a_parent_named_with_its_own_title_is_no_pointer_back() -> None:
 def test_more_of_it_after_the_days_left_asks_them_again() -> None:
     asked = "이번달 24일부터 바뀐다던데 그럼 나 더 쓸 수 있게 되는 거야?"
     assert resolve_followup(asked, (DAYS,)) == DAYS[0]
+
+
+def test_a_date_after_a_rule_asks_the_question_before_as_of_then() -> None:
+    wfh = ("how many days a week can i wfh?", "The article that answers this: … HR-GDL-006 …")
+    then = "and what was the rule back in mid-2022? i remember once a week"
+    asked = resolve_followup(then, (wfh,))
+    assert asked.startswith("how many days a week can i wfh")
+    assert "2022" in asked and "HR-GDL-006" not in asked
