@@ -1375,6 +1375,8 @@ _CONFIRM_TAIL = re.compile(
 )
 
 
+_UPDATE_WORDS = frozenset("개정 반영 갱신 업데이트 수정 변경 적용 이번 달".split())
+"""Words of a part that asks whether a record must follow the rule's change, no topic."""
 _CLAIM_STATED = re.compile(
     r"(?<![\d,.])\d[\d,.]*+[^\s\d]{0,5}\s*+(?:돼|되어|나와|적혀|써|쓰여)\s?있(?:는데|던데)"
 )
@@ -1668,6 +1670,13 @@ def _split(question: str) -> list[str]:
             and set(nouns) <= set(extract(parts[-1]).keywords)
         ):
             standalone = False  # '… 몇시~몇시 사이로 고를 수 있어? 7시 출근도 OK?': the same
+        if (
+            parts
+            and ents.keywords
+            and not (ents.title_words or ents.doc_nos)
+            and all(k in _UPDATE_WORDS for k in ents.keywords)
+        ):
+            standalone = False  # '… 규정이랑 맞아? 이번 달 개정 반영해야 돼?': of the same rule
         if parts and _CONFIRM_TAIL.search(piece) and _CLAIM_STATED.search(piece):
             # '… 몇개월 보관해야함? 출입통제 지침엔 6개월로 돼있는데 맞아?': what one text says,
             # checked against the answer to the part before (the same question)

@@ -990,7 +990,7 @@ def _rule_days(ctx: Ctx) -> Blocks:
             f" An approved {next_cite} changes this {figure}from {eff}{in_days(ctx, eff)}; "
             "it is not in force "
             f"yet, so until then {days} days apply.",
-        )
+        ) + _record_against(ctx, days, next_days, eff)
     for version in drafts:
         text += ctx.t(
             f" 제{version.get('version')}차 개정안({version.get('status')})은 아직 승인되지 않아 "
@@ -1008,6 +1008,25 @@ def _rule_days(ctx: Ctx) -> Blocks:
 
 
 _ASKED_DAYS = re.compile(r"(?<![\d월])(\d{1,3})\s*(?:일|days?\b)")
+_RECORD_NAMED = re.compile(r"(?<![a-z])erp(?![a-z])|인사\s?시스템|인사\s?db|\bhr system\b", re.I)
+
+
+def _record_against(ctx: Ctx, days: int, next_days: int | None, eff: Any) -> str:
+    """'ERP에 20일로 돼 있는데 규정이랑 맞아?': the recorded figure the question states set
+    beside the rule now and the approved one to come (whether the record must follow)."""
+    if not _RECORD_NAMED.search(ctx.turn.question) or not next_days:
+        return ""
+    stated = [int(m.group(1)) for m in _ASKED_DAYS.finditer(ctx.turn.question)]
+    if days not in stated:
+        return ""
+    return ctx.t(
+        f" 질문하신 기록의 {days}일은 지금 시행 중인 규정과 같지만, {eff}부터는 {next_days}일로 "
+        "맞춰야 합니다.",
+        f" The recorded {days} days match the rule in force now, but from {eff} they must "
+        f"become {next_days}.",
+    )
+
+
 _HOW_MANY = ("며칠", "몇 일", "몇일", "몇개", "how many", "how long", "얼마")
 
 
