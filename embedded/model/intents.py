@@ -348,6 +348,11 @@ _RULE_ASKED = re.compile(
 )
 
 
+_OWN_RECORDED = re.compile(
+    r"\d+\s*일\s*(?:로|이라고|이라)?\s*(?:나와|돼|되어|찍혀|잡혀|적혀|들어가)"
+)
+"""A figure a record shows ('21일로 나와있는데')."""
+_CITATION_ASKED = re.compile(r"근거\s*(?:doc_?no|문서\s?번호|조항|조문)", re.I)
 _AGREES = re.compile(
     r"일치|같은지|같아\?|맞는지|어긋나|충돌|상충|다른지|다르지|\bconsistent\b|\bmatch(?:es)?\b"
     r"|\bconflicts?\b|\bagree",
@@ -839,7 +844,12 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # parent is the article beside the parent's, not the chain above it)
     (
         "authority",
-        lambda q, e: cue(q, "authority") and _names_regulation(e) and not _AGREES.search(q),
+        lambda q, e: (
+            cue(q, "authority")
+            and _names_regulation(e)
+            and not _AGREES.search(q)
+            and not _CITATION_ASKED.search(q)  # '근거 doc_no도 알려줘': the answer's source
+        ),
     ),
     ("pending_list", lambda q, e: _pending_anywhere(q, e)),
     # '채용 운영지침 1판이랑 지금 판 비교', 'has that number always been the same?': the
@@ -975,6 +985,14 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # '남은 거 내년으로 넘어가나' asks the carry-over rule, not the days left.
     # '쓴 거 빼고 몇일 남았는지': the days left (used only to reckon them), not a usage table.
     ("remaining", lambda q, e: cue(q, "remaining") and not _carry(e) and not _over_group(q)),
+    # '내 연차 21일로 나와있는데 규정대로 맞는거야?': one's own grant as recorded, checked
+    # (the record and the rule it follows), not a figure read off any article
+    (
+        "remaining",
+        lambda q, e: (
+            _names_leave(q) and MINE.search(q) is not None and bool(_OWN_RECORDED.search(q))
+        ),
+    ),
     # A department's leave use; 'how many days a week can my team work from home'
     # names the team but asks a rule.
     (
@@ -1375,6 +1393,10 @@ _CONFIRM_TAIL = re.compile(
 )
 
 
+_SOURCE_ASKED = re.compile(
+    r"근거|출처|doc_?no|문서\s?번호|^조항|\bsource\b|\bcitation\b|\bwhich article\b", re.I
+)
+"""Where the answer comes from ('근거 doc_no도 알려줘'): asked of the part before."""
 _UPDATE_WORDS = frozenset("개정 반영 갱신 업데이트 수정 변경 적용 이번 달".split())
 """Words of a part that asks whether a record must follow the rule's change, no topic."""
 _CLAIM_STATED = re.compile(
@@ -1677,6 +1699,13 @@ def _split(question: str) -> list[str]:
             and all(k in _UPDATE_WORDS for k in ents.keywords)
         ):
             standalone = False  # '… 규정이랑 맞아? 이번 달 개정 반영해야 돼?': of the same rule
+        if (
+            parts
+            and _SOURCE_ASKED.search(piece)
+            and not (ents.title_words or ents.doc_nos)
+            and all(_SOURCE_ASKED.search(k) or len(k) < 2 for k in ents.keywords)
+        ):
+            standalone = False  # '… 대결은 누가 해? 근거 doc_no도 알려줘': the answer's source
         if parts and _CONFIRM_TAIL.search(piece) and _CLAIM_STATED.search(piece):
             # '… 몇개월 보관해야함? 출입통제 지침엔 6개월로 돼있는데 맞아?': what one text says,
             # checked against the answer to the part before (the same question)

@@ -877,6 +877,10 @@ KO_PHRASES: dict[str, str] = {
 
 # Casual or alternative words → the word the regulations and HR views use.
 ALIASES: dict[str, str] = {
+    # '팀장이 휴가 중이면 결재는 누가 대신해?': signing in someone's absence is 대결
+    "대신해": "대결",
+    "대신하나": "대결",
+    "대신하나요": "대결",
     # '1년에 꼭 채워야되는 교육시간': hours to complete are what the rules call 이수
     "채워야": "이수",
     "채워야되는": "이수",

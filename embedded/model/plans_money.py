@@ -929,16 +929,18 @@ _MINUTES_ARTICLE = "회의록 지위 사규 인용"
 
 
 _FILED = re.compile(
-    r"승인\s?났|결재\s?났|승인\s?됐|승인\s?되었|청구했|청구한|올렸|올린|\bwas approved\b"
+    r"승인\s?났(?!다)|결재\s?났(?!다)|승인\s?됐(?!다)|승인\s?되었(?!다)|청구했|청구한|올렸(?!다)|올린(?!다)"
+    r"|\bwas approved\b"
     r"|\bgot approved\b|\bfiled\b|\bclaimed\b"
 )
 
 
 def _rumoured(ctx: Ctx) -> bool:
     """'서울 숙박비 15만원으로 올랐다던데 맞아?': a figure heard, not a bill to check
-    ('곽호은 부장 숙박비 224000원 승인났던데 한도초과 아님?' is a claim to check)."""
+    ('곽호은 부장 숙박비 224000원 승인났던데 한도초과 아님?', '2박에 22만원 청구했는데 다
+    나오는거 맞아?' are claims to check, someone's or one's own)."""
     q = ctx.turn.question
-    if named_people(q) and _FILED.search(q):
+    if _FILED.search(q):
         return False
     return ctx.ents.amount is not None and _RUMOUR.search(q) is not None
 
