@@ -53,6 +53,23 @@ def named_departments(question: str) -> list[str]:
     return sorted(found, key=found.__getitem__)
 
 
+_OF_PEOPLE = re.compile(
+    r"누구|누가|사람|직원|입사|몇\s?명|\b(?:who|whom|hired?|joined|staff|people)\b", re.I
+)
+_OWN_SCOPE = re.compile(
+    r"(?<![가-힣])(?:내|나|제|저|우리|저희)(?![가-힣])|\b(?:my|mine|our|me|i)\b", re.I
+)
+
+
+def department_carried(part: str, before: str) -> str:
+    """A part about people that names no department of its own, after a part that named
+    one, asks within it ('보안팀 몇 명이고 제일 최근 입사자 누구야?': SEC's latest hire)."""
+    if named_departments(part) or _OWN_SCOPE.search(part) or not _OF_PEOPLE.search(part):
+        return part
+    named = named_departments(before)
+    return f"{named[0]} {part}" if len(named) == 1 else part
+
+
 def asks_per_department(question: str) -> bool:
     """Sums per department are asked, or two departments are set side by side."""
     lowered = question.lower()

@@ -223,7 +223,8 @@ _PLAIN_NUMBER = re.compile(r"\d{1,15}(?:\.\d{1,6})?")
 
 MINE = re.compile(
     r"\bmy\b|(?<![가-힣])(?:(?:내|제)\s|내가|제가)"
-    r"|\bi(?:'ve| have)? (?:put|filed|submitted|raised|placed|created|requested|made)\b",
+    r"|\bi(?:'ve| have)? (?:put|filed|submitted|raised|placed|created|requested|made)\b"
+    r"|\b(?:do|did|have) i (?:have|got)\b",  # 'Do I have any purchase orders in progress?'
     re.I,
 )
 """The asker's own records ('my PO', '내가 올린', 'I put in a PO'; not 'our', '우리')."""

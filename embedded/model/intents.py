@@ -378,7 +378,10 @@ def _about_person(q: str) -> bool:
         return True
     team = ("팀원", "우리 팀", "우리팀", "저희 팀", "부서원", " my team", " our team")
     # ('What phone number do I have on file?': the asker's own record)
-    own = (" 내 ", " 제 ", " my ", "나의", "저의", " do i have ", " have i got ", " i have on ")
+    own = (
+        *(" 내 ", " 제 ", " my ", "나의", "저의", " do i have ", " have i got ", " i have on "),
+        *(" for me", " about me", " of me", " on me"),  # 'what do you have on file for me?'
+    )
     return any(w in lowered for w in (*own, *team))
 
 
@@ -529,6 +532,12 @@ def _word_salad(q: str) -> bool:
 
 _UNIT_WORDS = ("나눠", "나누어", "쪼개", "반나절", "반차", "시간 단위", "단위로")
 _UNIT_WORDS_EN = ("split", "half day", "half-day", "in halves", "by the hour", "hourly")
+
+
+_MAY_USE = re.compile(
+    r"써도|쓸\s?수|사용할\s?수|사용해도|가능|되나요?\?|돼\?|\b(?:can|may|allowed|ok to)\b", re.I
+)
+"""Whether something may be done is asked ('써도 돼?', 'can I')."""
 
 
 def _asks_unit(q: str) -> bool:
@@ -982,6 +991,14 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
             _names_leave(q) and _over_group(q) and not _rule_asked(q) and not cue(q, "remaining")
         ),
     ),
+    # '그 친구 남은 거 반차로 쪼개서 써도 돼?': whether what is left may be split is the
+    # article on dividing leave, not the days left again.
+    (
+        "search",
+        lambda q, e: (
+            _asks_unit(q) and _MAY_USE.search(q) is not None and ("반차" in q or _names_leave(q))
+        ),
+    ),
     # '남은 거 내년으로 넘어가나' asks the carry-over rule, not the days left.
     # '쓴 거 빼고 몇일 남았는지': the days left (used only to reckon them), not a usage table.
     ("remaining", lambda q, e: cue(q, "remaining") and not _carry(e) and not _over_group(q)),
@@ -1296,7 +1313,8 @@ _PART_BREAK = re.compile(
     # (one scan per run of spaces: it starts only where the run does, and is possessive)
     r"|(?<!\s),?\s++and\s+(?=(?:are|is|was|were|do|does|did|what|whats|what's|how|which|who|when|can|will|would|could|should|has|have|had)\b)"
     # '며칠이고 신청은', '누가 결재하고 급할 땐', '뭐고 개정': a clause ends on -고
-    r"|(?:(?<=이고)|(?<=되고)|(?<=하고)|(?<=뭐고)|(?<=얼마고)|(?<=누구고)|(?<=이며)),?\s+",
+    r"|(?:(?<=이고)|(?<=되고)|(?<=하고)|(?<=뭐고)|(?<=얼마고)|(?<=누구고)|(?<=언제고)|(?<=어디고)"
+    r"|(?<=이며)),?\s+",
     re.I,
 )
 _MAX_PARTS = 4

@@ -267,8 +267,8 @@ def _hangul_candidates(raw: str) -> list[str]:
             continue  # '기억이 안나네', '그렇대요': a sentence's end, not a name
         if len(word) == 3 and word[-1] == "하" and word[:2] in _VOCABULARY:
             continue  # '신청하는': a word made a verb (신청 + 하), not a name
-        if len(word) == 3 and word[-1] == "에" and word == raw:
-            continue  # '최근에', '직전에': a word and its particle, not a name
+        if len(word) == 3 and word[-1] in "에로를을와과랑" and word == raw:
+            continue  # '최근에', '반대로': a word and its particle, not a name
         if word not in found:
             found.append(word)
     return found

@@ -31,6 +31,7 @@ from embedded.model.compose import (
     today_in,
 )
 from embedded.model.conversation import Turn, read_turn
+from embedded.model.departments import department_carried
 from embedded.model.entities import HEARD, correct_english, date_phrase, extract, read_phrases
 from embedded.model.evidence import beyond_the_tools, chatter, says_where
 from embedded.model.followups import resolve_followup
@@ -329,6 +330,7 @@ def _plan_parts(
             # '… 며칠로 바뀌어? 그 뒤에 올라와 있는 초안도 있으면 알려줘': a part that names
             # nothing of its own continues the part before, as a follow-up would
             part = resolve_followup(part, ((parts[index - 1], texts[-1]),))
+            part = department_carried(part, parts[index - 1])
         used = start
         while True:
             sub = Turn(question=part, calls=turn.calls[start:used], round=turn.round)

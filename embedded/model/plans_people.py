@@ -6,8 +6,8 @@ import re
 from typing import Any
 
 from embedded.model.compose import Blocks, Ctx, answer, call, failure, nothing_visible, rows_of
+from embedded.model.departments import named_departments
 from embedded.model.intents import cue
-from embedded.model.lexicon import DEPARTMENTS
 from embedded.model.people import (
     EMPLOYEES_VIEW,
     TEAM_WORDS,
@@ -198,7 +198,8 @@ def _hire_extreme(ctx: Ctx, order: str) -> Blocks:
     """The first (or last) hire among the employees the caller may see, of a department
     named or the caller's own ('우리 팀에서 입사 제일 빠른 사람')."""
     lowered = ctx.turn.question.lower()
-    dept = next((code for word, code in DEPARTMENTS.items() if word in lowered), None)
+    named = named_departments(ctx.turn.question)  # '영업팀', 'the SEC department'
+    dept = named[0] if named else None
     if dept is None and any(w in lowered for w in _OWN_GROUP) and ctx.asker:
         found = next(
             (c for c in ctx.turn.calls if c.name == "query_hr" and "입사일" not in str(c.input)),

@@ -71,6 +71,7 @@ from embedded.model.lexicon import (
     TITLE_SUFFIXES,
     TOPIC_WORDS,
 )
+from embedded.model.people import named_people
 
 if TYPE_CHECKING:
     from embedded.model.conversation import ToolCall
@@ -1638,6 +1639,21 @@ def plan_search(ctx: Ctx) -> Blocks:
     ctx, step = _numbered_document(ctx)
     if step:
         return step
+    names = named_people(ctx.turn.question)
+    if names:
+        # '차주희 반차 쪼개서 써도 돼?': the person is whom the rule is asked for, no topic
+        # of the regulations to search for or to report as not covered
+        topic = [k for k in ctx.ents.keywords if not any(n.startswith(k) for n in names)]
+        unnamed = re.sub(
+            "(?:" + "|".join(map(re.escape, names)) + r")(?:씨|님)?[은는이가의도]?\s*",
+            "",
+            ctx.turn.question,
+        )
+        ctx = replace(
+            ctx,
+            turn=replace(ctx.turn, question=unnamed),
+            ents=replace(ctx.ents, keywords=topic),
+        )
     if not (ctx.ents.keywords or ctx.ents.title_words or ctx.ents.doc_nos):
         # Nothing in the question names a topic the lexicon knows. The question as
         # written is searched; an article is quoted only when it meets the question's
