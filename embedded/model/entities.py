@@ -229,6 +229,13 @@ MINE = re.compile(
 )
 """The asker's own records ('my PO', '내가 올린', 'I put in a PO'; not 'our', '우리')."""
 
+VAT_APART = re.compile(
+    r"\+\s*(?:vat|부가세|부가가치세)|(?:vat|부가세|부가가치세)\s*(?:별도|제외|미포함|빼고)"
+    r"|\b(?:plus|excluding|before|excl\.?)\s+vat\b|\bvat (?:not included|excluded|extra)\b",
+    re.I,
+)
+"""An amount given without its VAT ('4,800,000원 + VAT', 'VAT 별도')."""
+
 HEARD = re.compile(
     r"던데|다더라|다는데|라는데|다며|랬는데|얘기|소문|[다라]고\s?했|사실이야|진짜야"
     r"|\bheard\b|\brumou?r|\bsupposedly\b|\btold me\b|\bagreed?\b|\bis (?:that|it) true\b"
@@ -425,6 +432,11 @@ def _relative_ahead(question: str) -> tuple[int, str] | None:
         # '내년 1월', 'next January': that month's last day next year; '내년': its first day
         name = (year.group(2) or "").lower()
         month = int(year.group(1)) if year.group(1) else _EN_MONTHS.get(name)
+        after = re.match(r"\s*(\d{1,2})\s*일", question[year.end() :]) if year.group(1) else None
+        day = (0, f"md:{month:02d}-{int(after.group(1)):02d}") if after else _month_day(question)
+        if day and (not month or int(day[1][3:5]) == month):
+            # '내년 1월 10일', 'on January 10 next year': that day of next year
+            return -12, f"ym:{day[1][3:]}"
         if month and 1 <= month <= 12:
             return -12, f"ym:{month:02d}-31"
         return -12, "start"

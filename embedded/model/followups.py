@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from embedded.model.compose import said_in
 from embedded.model.entities import (
     HEARD,
+    VAT_APART,
     amount_spans,
     correct_english,
     date_phrase,
@@ -48,6 +49,7 @@ from embedded.model.lexicon import (
     PLACES,
     POINTING_FILLERS,
     RANKS,
+    SPLIT_PURCHASE_WORDS,
 )
 from embedded.model.people import asked_fields, named_people
 
@@ -237,6 +239,20 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         if not _NOW_WORDS.search(question):
             return question
     before, said = earlier
+    amount = extract(before).amount
+    if (
+        amount is not None
+        and extract(question).amount is None
+        and any(w in question.lower() for w in SPLIT_PURCHASE_WORDS)
+    ):
+        # '그럼 두 건으로 split해서 올리면 팀장 결재로 되는거죠?' after who approves a
+        # 4.8M purchase: that purchase split (its VAT said apart, as before)
+        vat = " + VAT" if VAT_APART.search(before) else ""
+        return (
+            f"{amount:,}원{vat} 구매를 {question}"
+            if extract(question).lang == "ko"
+            else (f"A {amount:,} won{vat} purchase: {question}")
+        )
     if _MORE_OF_IT.search(question) and _ASKS_LEFT.search(before) and not _person(question):
         # '24일부터 바뀐다던데 그럼 나 더 쓸 수 있게 되는 거야?' after one's days left: the
         # days left again (that answer gives them under the coming rule too)
@@ -391,8 +407,9 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         if _ASKS_LEFT.search(rest):
             # '그 중에 제일 많이 남은 사람' after the team's usage: days left, not days used
             before = " ".join(_USAGE_WORDS.sub(" ", before).split())
-        # '그 중 제일 큰 건은 …': the earlier question narrowed (one question, not two)
-        return f"{before.rstrip('?？!. ')} {rest}"
+        # '그 중 제일 큰 건은 …': the earlier question narrowed (one question, not two;
+        # '… 몇건이야? 목록도' keeps no question mark of its own to split at)
+        return " ".join(f"{re.sub(r'[?？]', ' ', before).rstrip('!. ')} {rest}".split())
     if (
         _ASKS_LEFT.search(unmarked)
         and _RANKED.search(unmarked)
@@ -435,7 +452,10 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         leave
         and not _leave_type(body)
         and (_ASKS_LIMIT.search(body) or aspects)
-        and all(w in LEAVE_ASPECTS or w in FOLLOW_UP_GENERIC for w in aspects)
+        # ('이번달에 늘어난다던데 몇일로 바뀌는거?': a change of it, said with a verb)
+        and all(
+            w in LEAVE_ASPECTS or w in FOLLOW_UP_GENERIC or _CHANGE_WORD.match(w) for w in aspects
+        )
         and not _ABOVE.search(body)  # '그 위에는?': up the chain, not of the leave
         # '그럼 남은건?': whose days left, below ('남은거 이월은 되나?' asks the carry-over)
         and (not _ASKS_LEFT.search(body) or _CARRIED.search(body) is not None)
@@ -540,6 +560,13 @@ def _record_described(body: str, said: str) -> str | None:
     lines = [line for line in said.splitlines() if RECORD_ID.search(line)]
     if len(lines) < 2 or not _ONE_OF.search(body):
         return None
+    names = named_people(body)
+    if names:
+        # '곽호은 부장 서울 출장 건은 …': a person named is whose record is asked; only the
+        # lines of that person describe it (another's Seoul stay is no answer)
+        lines = [line for line in lines if any(n in line for n in names)]
+        if not lines:
+            return None
     # The words as written first ('노트북 건은?': the line that says 노트북, though the
     # lexicon reads 노트북 as 단말기), then as the lexicon reads them; ('결재대기인 건':
     # the one that is 결재대기)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from embedded.model.departments import asks_per_department
-from embedded.model.entities import HEARD, MINE, amount_spans, date_phrase, extract
+from embedded.model.entities import HEARD, MINE, VAT_APART, amount_spans, date_phrase, extract
 from embedded.model.lexicon import (
     APPROVERS,
     CUES,
@@ -1755,6 +1755,8 @@ def _split(question: str) -> list[str]:
             and not (ents.title_words or ents.doc_nos)
         ):
             standalone = False  # '전사 직원 몇명이고 부서별로 제일 많은 데는?': the same records
+        if parts and VAT_APART.search(piece) and extract(parts[-1]).amount is not None:
+            standalone = False  # '480만원이고 VAT 별도래요. 누가 결재해?': that amount, with VAT
         if parts and _clause_not_question(parts[-1]):
             standalone = False  # '2박 하고 22만원 냈으면': one question in two clauses
         if parts and not (standalone and len(piece) >= 4):

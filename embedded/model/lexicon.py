@@ -444,6 +444,12 @@ STOPWORDS: frozenset[str] = frozenset(
         "있나요",
         "있어요",
         "쓸",
+        # a month named relative to today ('이번달에 늘어난다던데'): when, no topic
+        "이번달",
+        "다음달",
+        "지난달",
+        "이달",
+        "금년",
         # how leave is used or divided ('반차로 쪼개서 써도 돼?'): verbs, never the topic
         "써도",
         "써서",
@@ -858,6 +864,10 @@ KO_PHRASES: dict[str, str] = {
     "과일 선물": "선물",
     "과일 세트": "선물",
     "상품권": "상품권 선물",  # (a gift, and what the card may not buy)
+    "기프티콘": "선물",
+    "깊티": "선물",
+    "모바일 쿠폰": "선물",
+    "기프트카드": "상품권 선물",
     # what the rules call requesting in parts ('같은 목적의 구매를 나누어 요청한 경우')
     "나눠서 올리": "나누어 요청하",
     "나눠서 신청": "나누어 요청",

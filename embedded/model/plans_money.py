@@ -28,7 +28,7 @@ from embedded.model.compose import (
 )
 from embedded.model.conversation import ToolCall
 from embedded.model.departments import asks_per_department, per_department
-from embedded.model.entities import AMOUNT, HEARD, MINE, amount_spans, korean_amount
+from embedded.model.entities import AMOUNT, HEARD, MINE, VAT_APART, amount_spans, korean_amount
 from embedded.model.intents import cue, expenses_by_status
 from embedded.model.lexicon import (
     APPROVERS,
@@ -131,14 +131,6 @@ def _on(ctx: Ctx) -> tuple[str, str]:
     return (f"{when} 기준 ", f"On {when}, ") if when else ("", "")
 
 
-_VAT_APART = re.compile(
-    r"\+\s*(?:vat|부가세|부가가치세)|(?:vat|부가세|부가가치세)\s*(?:별도|제외|미포함|빼고)"
-    r"|\b(?:plus|excluding|before|excl\.?)\s+vat\b|\bvat (?:not included|excluded|extra)\b",
-    re.I,
-)
-"""An amount given without its VAT ('4,800,000원 + VAT', 'VAT 별도')."""
-
-
 def plan_ceiling(ctx: Ctx) -> Blocks:
     """Who approves a purchase of a given amount, from the ceilings in the guideline."""
     step, ctx, search = _searched(ctx, " ".join([*ctx.ents.keywords, "결재", "금액"]))
@@ -154,6 +146,8 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
         len(parts) == 1
         and count > 1
         and any(w in ctx.turn.question.lower() for w in SPLIT_PURCHASE_WORDS)
+        # ('480만원짜리 노트북을 두 건으로 나눠서': the one amount is the whole, split)
+        and not _INTO_PARTS.search(ctx.turn.question)
     ):
         # '450만원짜리 두 대 … 한 대씩 따로 올리면': one purchase, each unit a request
         parts = parts * count
@@ -171,7 +165,7 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
             f"Parts of one purchase requested separately count together: {added} = "
             f"{amount:,} won. ",
         )
-    if amount is not None and not summed_parts and _VAT_APART.search(ctx.turn.question):
+    if amount is not None and not summed_parts and VAT_APART.search(ctx.turn.question):
         # '4,800,000원 + VAT': the guideline counts the total with VAT (제3조)
         net, amount = amount, amount * 11 // 10
         summed_parts = ctx.t(
@@ -250,6 +244,10 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
 _TIMES = re.compile(
     r"\b(two|three|four)\b|(두|세|네)\s*(?:건|번|개|차례|대|대를)|(\d)\s*(?:건|번|개|대)", re.I
 )
+_INTO_PARTS = re.compile(
+    r"(?:두|세|네|\d)\s*(?:건|번|개|차례)\s*(?:으로|로)|\binto (?:two|three|four|\d)\b", re.I
+)
+"""The number of requests a whole is split into ('두 건으로', 'into two'), no units bought."""
 _TIMES_WORDS = {"two": 2, "three": 3, "four": 4, "두": 2, "세": 3, "네": 4}
 
 
