@@ -237,7 +237,7 @@ VAT_APART = re.compile(
 """An amount given without its VAT ('4,800,000원 + VAT', 'VAT 별도')."""
 
 HEARD = re.compile(
-    r"던데|다더라|다는데|라는데|다며|랬는데|얘기|소문|[다라]고\s?했|사실이야|진짜야"
+    r"던데|다더라|다는데|라는데|다며|랬는데|얘기|소문|[다라]고\s?했|사실이야|진짜야|[다라]고\s?들었"
     r"|\bheard\b|\brumou?r|\bsupposedly\b|\btold me\b|\bagreed?\b|\bis (?:that|it) true\b"
     r"|\bgoing up\b|\b(?:went|gone|goes) up\b",
     re.I,

@@ -182,7 +182,7 @@ def resolve_followup(question: str, earlier: tuple[tuple[str, str], ...]) -> str
     return _continue(question, whole)
 
 
-_CONFLICT_NOTED = (
+CONFLICT_NOTED = (
     "다르게 정한",
     "서로 다르게 정하고",
     "states this differently",
@@ -283,7 +283,7 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         if topic:
             return f"{topic} {question}"
     lowered = question.lower()
-    if any(w in said for w in _CONFLICT_NOTED) and any(w in lowered for w in WHICH_IS_RIGHT):
+    if any(w in said for w in CONFLICT_NOTED) and any(w in lowered for w in WHICH_IS_RIGHT):
         # '근데 경조금 지급지침엔 100만이라던데 which one applies?': the answer before set
         # the two texts side by side and said which governs; that question again
         return before

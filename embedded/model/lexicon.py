@@ -1145,6 +1145,13 @@ CUES: dict[str, tuple[str, ...]] = {
         "are derived from",
         "children of",
         "child documents",
+        "sit directly under",
+        "directly under",
+        "directly below",
+        "immediately under",
+        "바로 밑에",
+        "바로 아래",
+        "바로 하위",
     ),
     "related": ("온톨로지", "ontology", "related regulation", "연결된 규정", "관련 규정"),
     "authority": (
@@ -1915,7 +1922,7 @@ BEYOND_THE_TOOLS: tuple[str, ...] = (
     r"(?:메일|이메일|초안|보고서|공지문?).{0,12}(?:써|작성해)\s*(?:줘|주세요|줄래)",
     r"\bwhich stocks? (?:should|to)\b|\b(?:buy|invest in) (?:a )?stocks?\b|주식.{0,6}추천",
     r"\bbook\s*(?:해|해줘|해 줘|좀)|(?:예약|잡아)\s*(?:좀\s*)?(?:해\s*)?(?:줘|주세요|줄래)",
-    r"(?:시|노래|농담)\s*(?:하나\s*)?(?:써|지어|해)\s*(?:줘|주세요|줄래)",
+    r"(?:시|노래|농담|(?<![a-z])jokes?)\s*(?:하나\s*)?(?:써|지어|해)\s*(?:줘|주세요|줄래)",
     r"기분.{0,12}(?:어떻게|어케)\s*해야",
     r"(?:영화|movie|음악|노래|책|맛집|드라마).{0,12}추천|추천.{0,8}(?:영화|movie|노래)",
     # spreadsheet and office-tool how-tos, formulas and code written for the asker
@@ -1937,6 +1944,10 @@ BEYOND_THE_TOOLS: tuple[str, ...] = (
     r"\b(?:write|implement|code)\b.{0,40}\b(?:function|algorithm|class|program|in python)\b",
     # a sentence put into another language ('이 문장 영어로 translate 해줘')
     r"(?:영어|영문|일본어|중국어|한국어|한글)로\s*(?:좀\s*)?(?:translate|번역|바꿔|옮겨)",
+    # small talk about the assistant or the asker's day ('너는 주말에 뭐해?', '오늘 진짜 피곤하다')
+    r"(?<![가-힣])(?:너는|넌|너도)\s.{0,16}(?:뭐해|뭐\s해|뭐하|좋아해|먹었)"
+    r"|(?:피곤하다|배고프다|졸리다)(?![가-힣])"
+    r"|\bwhat do you do (?:on|at|for|in)\b|\bhow are you(?: doing)?\b|\bhow was your\b",
     # jokes and puns asked for ('아재개그 하나만 해줘', 'tell me a pun')
     r"아재\s*개그|개그\s*(?:하나|좀|해)|유머\s*(?:하나|좀)|\btell me a pun\b",
 )  # fmt: skip

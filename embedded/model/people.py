@@ -82,6 +82,24 @@ _NOT_NAMES = frozenset(
         # head counts ('부서별 인원수', '총 인원'): 인 is a surname, 인원수 no name
         "인원수",
         "인원은",
+        # nouns of the regulations themselves that start with a family name ('근거
+        # 조항도 알려줘': 조항 + 도, not 조씨)
+        "조항",
+        "조문",
+        "조건",
+        "조치",
+        "조정",
+        "조직",
+        "정보",
+        "정책",
+        "정산",
+        "정기",
+        "기준",
+        "기간",
+        "금액",
+        "변경",
+        "개정",
+        "시행",
         "인원수는",
         "인원수도",
         # what is left ('남은건?', '남은게'): 남 is a surname, 남은 is no name

@@ -34,7 +34,7 @@ from embedded.model.conversation import Turn, read_turn
 from embedded.model.departments import department_carried
 from embedded.model.entities import HEARD, correct_english, date_phrase, extract, read_phrases
 from embedded.model.evidence import beyond_the_tools, chatter, says_where
-from embedded.model.followups import resolve_followup
+from embedded.model.followups import CONFLICT_NOTED, resolve_followup
 from embedded.model.intents import (
     DOCUMENT_INTENTS,
     clear_intent_cache,
@@ -331,6 +331,11 @@ def _plan_parts(
             # nothing of its own continues the part before, as a follow-up would
             part = resolve_followup(part, ((parts[index - 1], texts[-1]),))
             part = department_carried(part, parts[index - 1])
+            part = _date_carried(part, parts[index - 1])
+            if _AGREEMENT.search(part) and any(w in texts[-1] for w in CONFLICT_NOTED):
+                # '… what was the limit? Did the guideline and the regulation agree?': the
+                # answer before set the two texts side by side and said which governs
+                continue
         used = start
         while True:
             sub = Turn(question=part, calls=turn.calls[start:used], round=turn.round)
@@ -370,6 +375,29 @@ def _plan_parts(
     ]
     total = _total_left(texts, lang) if summed else ""
     return answer("\n\n".join(numbered) + total)
+
+
+_AGREEMENT = re.compile(
+    r"\b(?:agree|agreed|consistent|match(?:ed)?|conflict(?:ed)?|contradict(?:ed)?)\b"
+    r"|일치|같았|맞았|충돌|달랐|다르게",
+    re.I,
+)
+"""Whether two texts agree is asked."""
+_AT_THAT_TIME = re.compile(
+    r"\b(?:at that time|back then|at the time|then)\b|그\s?때|당시|그\s?시점", re.I
+)
+
+
+def _date_carried(part: str, before: str) -> str:
+    """A part asked 'at that time' with no date of its own is asked on the date the part
+    before named ('In March 2023, …? Did the two agree at that time?')."""
+    if date_phrase(part) or not _AT_THAT_TIME.search(part):
+        return part
+    when = date_phrase(before)
+    if not when:
+        return part
+    ko = extract(part).lang == "ko"
+    return f"{when} 기준 {part}" if ko else f"In {when}, {part}"
 
 
 def _total_left(texts: list[str], lang: str) -> str:

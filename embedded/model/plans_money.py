@@ -1229,8 +1229,16 @@ _OVER_LISTED = re.compile(
     re.I,
 )
 _PENDING_WORDS = re.compile(
-    r"승인\s*대기|대기\s*중|\bpending\b|\bawaiting\b|\bnot yet approved\b", re.I
+    r"승인\s*대기|대기\s*중|아직\s*승인\s*(?:안|전)|\bpending\b|\bawaiting\b|\bnot yet approved\b"
+    r"|\b(?:waiting|waits) (?:for|on) (?:approval|sign-?off)\b|\bstill waiting\b",
+    re.I,
 )
+_STATUS_OF_CHECKED = re.compile(
+    r"\bwhich (?:of (?:those|them|these) )?(?:were|was|are|got)\b.{0,24}\b(?:approved|pending)\b"
+    r"|그\s?중(?:에)?.{0,12}(?:승인|대기).{0,6}(?:건|거)\s?(?:은|는)?\s?(?:어느|뭐|있)",
+    re.I,
+)
+"""A claim's status asked of the claims checked, not a filter on them."""
 _APPROVED_WORDS = re.compile(
     r"승인\s*(?:된|됐|난|완료)|\balready[- ]approved\b|\b(?:were|was|been) approved\b"
     r"|\bapproved (?:[a-z]+ )?(?:ones?|claims?|stays?|expenses?)\b",
@@ -1250,6 +1258,8 @@ def _claim_filters(ctx: Ctx, supposed: str) -> tuple[str, str, bool, bool]:
         elif re.search(r"\bseoul\b", q, re.I):
             region = "서울"
     status = "승인대기" if _PENDING_WORDS.search(q) else "승인" if _APPROVED_WORDS.search(q) else ""
+    if status and _STATUS_OF_CHECKED.search(q):
+        status = ""  # '… which exceed, and which of those were approved anyway?': each status said
     return region, status, bool(_EXACT.search(q)), bool(_OVER_LISTED.search(q))
 
 

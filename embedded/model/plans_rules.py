@@ -1575,7 +1575,11 @@ def _plain_english(question: str) -> bool:
     words = re.findall(r"[a-z]+", lowered)
     return (
         not re.search(r"[가-힣]", question)
-        and sum(w in _FUNCTION_WORDS for w in words) >= 2
+        and (
+            sum(w in _FUNCTION_WORDS for w in words) >= 2
+            # ('Do employees get stock options?': a question's form from its first word)
+            or (len(words) >= 3 and words[0] in _QUESTION_FORM and question.rstrip().endswith("?"))
+        )
         and any(w in _QUESTION_FORM for w in words)
         and _DOUBLED_WORD.search(lowered) is None
     )

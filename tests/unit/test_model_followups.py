@@ -468,3 +468,33 @@ def test_a_date_after_a_rule_asks_the_question_before_as_of_then() -> None:
     asked = resolve_followup(then, (wfh,))
     assert asked.startswith("how many days a week can i wfh")
     assert "2022" in asked and "HR-GDL-006" not in asked
+
+
+def test_a_change_heard_of_the_leave_just_answered_is_that_leave() -> None:
+    days = ("육아휴직 남은거 몇일이야? 나 올해 좀 썼는데", DAYS[1])
+    asked = "이번달에 늘어난다던데 몇일로 바뀌는거? 언제부터??"
+    assert resolve_followup(asked, (days,)) == f"육아휴직 {asked}"
+
+
+def test_a_purchase_split_keeps_the_amount_and_vat_said_before() -> None:
+    before = ("노트북 사려는데 480만원이고 VAT 별도래요. approval 누가 해야돼?", "… 본부장 결재 …")
+    asked = "그럼 두 건으로 split해서 올리면 팀장 결재로 되는거죠?"
+    assert resolve_followup(asked, (before,)) == f"4,800,000원 + VAT 구매를 {asked}"
+
+
+def test_a_named_persons_record_is_never_anothers_listed_line() -> None:
+    listed = (
+        "우리팀 승인대기 경비청구 중에 규정 상한 넘는거 있어?",
+        "- 청구 EXP-2025-0001 (홍가은, 서울, 2박, 승인대기): 220,000원\n"
+        "- 청구 EXP-2025-0002 (홍가은, 교통비, 승인대기): 59,800원",
+    )
+    asked = "곽호은 부장 서울 출장 건은 이미 승인 났던데 그건 괜찮은거?"
+    assert "EXP-2025-0001" not in resolve_followup(asked, (listed,))
+    # the same words without a name do pick the one listed Seoul stay
+    assert resolve_followup("서울 출장 건은 괜찮은거?", (listed,)).startswith("EXP-2025-0001")
+
+
+def test_those_narrowed_keep_no_question_mark_to_split_at() -> None:
+    listed = ("우리팀 경비청구 중에 아직 승인대기인거 몇건이야? 목록도", "… 4건입니다.")
+    asked = resolve_followup("그중에 규정 상한 넘는거 있어?", (listed,))
+    assert asked.count("?") == 1 and asked.endswith("상한 넘는거 있어?")
