@@ -45,6 +45,10 @@ EMPTY_NOTE = "No rows: not available to you or not present."
 """Note attached to every empty result."""
 
 SEARCH_RETRIEVER = "semantic.rag.regulation_search"
+SEARCH_LIMIT_DEFAULT = 5
+"""Search hits returned when the model names no limit."""
+SEARCH_LIMIT_MAX = 20
+"""The most search hits one call may ask for (every article of a long regulation)."""
 AUTHORITY_RETRIEVER = "semantic.rag.authority_trace"
 IMPACT_RETRIEVER = "semantic.rag.impact_analysis"
 REGULATION_TYPE = "reg.ontology.Regulation"
@@ -143,6 +147,19 @@ def _iso_date(value: Any, name: str) -> str | None:
         return dt.date.fromisoformat(text[:10]).isoformat()
     except ValueError:
         raise ToolArgumentError(f"{name} must be an ISO date YYYY-MM-DD, got {text!r}") from None
+
+
+def _search_limit(value: Any) -> int:
+    """The number of search hits asked for: SEARCH_LIMIT_DEFAULT when unsaid."""
+    if value is None or value == "":
+        return SEARCH_LIMIT_DEFAULT
+    try:
+        limit = int(value)
+    except (TypeError, ValueError):
+        raise ToolArgumentError(f"limit must be an integer, got {value!r}") from None
+    if not 1 <= limit <= SEARCH_LIMIT_MAX:
+        raise ToolArgumentError(f"limit must be between 1 and {SEARCH_LIMIT_MAX}, got {limit}")
+    return limit
 
 
 def _records(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -276,7 +293,7 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
         if not question:
             raise ToolArgumentError("question is required")
         as_of = _iso_date(args.get("as_of"), "as_of")
-        call: dict[str, Any] = {"q": question, "k": 5}
+        call: dict[str, Any] = {"q": question, "k": _search_limit(args.get("limit"))}
         if as_of:
             call["as_of"] = as_of
         if args.get("dept"):
@@ -410,7 +427,9 @@ def build_tools(client: PlatformClient, caller: str) -> dict[str, Tool]:
         tool("search_regulations", "read", search_regulations,
              {"question": {"type": "string", "description": "What to look for, in words."},
               "as_of": _AS_OF_PROP,
-              "dept": {"type": "string", "description": "Optional owner department code."}},
+              "dept": {"type": "string", "description": "Optional owner department code."},
+              "limit": {"type": "integer", "description": "How many hits to return "
+                        f"(1-{SEARCH_LIMIT_MAX}, default {SEARCH_LIMIT_DEFAULT})."}},
              ["question"],
              "Search citable regulation articles in force on as_of (default today). Returns "
              "hits with doc_no, version, effective_from (approval date, authoritative), "

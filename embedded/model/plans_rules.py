@@ -1464,6 +1464,26 @@ def _article_numbers(question: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+WHOLE_DOCUMENT_LIMIT = 20
+"""Search hits asked for when one document's articles are wanted all at once."""
+
+
+def _whole_document(ctx: Ctx, top: dict[str, Any]) -> tuple[Blocks | None, list[dict[str, Any]]]:
+    """Every article of ``top``'s document a search by its title brings: (the step that
+    makes that search, []) first, then (None, its hits)."""
+    title = str(top.get("title") or "")
+    done = next((c for c in ctx.turn.all("search_regulations") if c.input.get("limit")), None)
+    if done is None:
+        if not title:
+            return None, []
+        args: dict[str, Any] = {"question": title, "limit": WHOLE_DOCUMENT_LIMIT}
+        when = as_of(ctx)
+        if when:
+            args["as_of"] = when
+        return call(ctx, "search_regulations", args), []
+    return None, with_titles(ctx, hits_of(done)) if not done.failed else []
+
+
 def _named_articles(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
     """'HR-GDL-010 제2조': the articles named by number among one document's hits.
 
@@ -1747,6 +1767,14 @@ def plan_search(ctx: Ctx) -> Blocks:
     citation = cite(ctx, doc_no, top.get("version"), top.get("effective_from"))
     quoted = _speaking(ranked_articles(ctx, doc_hits(hits, doc_no))[:3], words)
     numbered, missing = _named_articles(ctx, doc_hits(hits, doc_no))
+    if missing:
+        # 'What does Article 5 of HR-REG-002 say?': search ranks articles by words, not
+        # number, so the document's whole text is asked for once (by its title, every
+        # hit it allows) and the article named looked for among them
+        step, whole = _whole_document(ctx, top)
+        if step:
+            return step
+        numbered, missing = _named_articles(ctx, doc_hits(whole, doc_no))
     quoted = numbered or quoted
     articles = [
         f"- {h.get('article_no') or ''} {h.get('article_title') or ''}: {h.get('text')}".strip()
