@@ -1587,7 +1587,7 @@ def split_parts(question: str) -> list[str]:
 
 # 'A랑 B 얼마야?' (no comma): two subjects of one predicate, unless the question
 # compares them ('서울이랑 부산 중에 어디가 더 비싸?').
-_AND_BARE = re.compile(r"(?<=[가-힣]{2})(?:이랑|랑)\s+(?=[가-힣A-Za-z0-9])")
+_AND_BARE = re.compile(r"(?<=[가-힣]{2})(?:이랑|랑|와|과)\s+(?=[가-힣A-Za-z0-9])")
 _COMPARING = re.compile(
     r"중에|중\s|비교|차이|같아|같은|같나|달라|다른|다르|\s더\s|사이|vs"
     # ('숙박비 한도랑 일비 합치면 최대 얼마?': one sum)

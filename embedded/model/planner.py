@@ -336,6 +336,10 @@ def _plan_parts(
                 # '… what was the limit? Did the guideline and the regulation agree?': the
                 # answer before set the two texts side by side and said which governs
                 continue
+            trip = _TRIP_LENGTH.search(turn.question)
+            if trip and not _TRIP_LENGTH.search(part):
+                # '대구로 3박 4일 출장 … 숙박비와 일비는?': the trip's length is every part's
+                part = f"{trip.group(0)} 출장 {part}"
         used = start
         while True:
             sub = Turn(question=part, calls=turn.calls[start:used], round=turn.round)
@@ -377,6 +381,8 @@ def _plan_parts(
     return answer("\n\n".join(numbered) + total)
 
 
+_TRIP_LENGTH = re.compile(r"(?<!\d)\d{1,2}\s*박\s*\d{1,2}\s*일")
+"""A trip's length as nights and days ('3박 4일')."""
 _AGREEMENT = re.compile(
     r"\b(?:agree|agreed|consistent|match(?:ed)?|conflict(?:ed)?|contradict(?:ed)?)\b"
     r"|일치|같았|맞았|충돌|달랐|다르게",

@@ -946,6 +946,19 @@ def _rule_days(ctx: Ctx) -> Blocks:
                     f'{span.group(0)}. {where}: "{top.get("text")}"',
                 )
             )
+        every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
+        unheard = [
+            k
+            for k in ctx.ents.keywords
+            if len(k) >= 3
+            and k not in ctx.ents.derived
+            and not any(_matched(h, [k]) for h in every)
+        ]
+        if unheard and not (ctx.ents.title_words or ctx.ents.doc_nos):
+            # 'how many reserve-forces (예비군) training days are paid?': the training
+            # article found has no days, and nothing found speaks of 예비군 at all
+            searches = ctx.turn.all("search_regulations")
+            return answer(honest_miss(ctx, unheard[0], searches[0] if searches else None))
         return answer(
             ctx.t(
                 f"{citation}을 찾았지만 일수를 명시한 조항은 찾을 수 없습니다: {top.get('text')}",
@@ -1891,24 +1904,25 @@ _UNIT_KO_EN = {"일": "day", "박": "night", "회": "time"}
 def _times_count(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
     """'일비 하루 얼마? 3일 출장이면 total은?': a rate per day (night, time) that an
     article quoted states, multiplied out for the count the question names."""
-    asked = _COUNT_ASKED.search(ctx.turn.question)
-    if asked is None:
-        return ""
-    count, unit = int(asked.group(1)), _UNIT_EN.get(asked.group(2).lower(), asked.group(2))
     rates = {
         (m.group(1), m.group(2)) for h in quoted for m in _PER_UNIT.finditer(str(h.get("text")))
     }
-    if len({r for u, r in rates if u == unit}) > 1:
-        return ""  # '서울 1박당 100,000원, 광역시 1박당 90,000원': which one is not ours to pick
-    for hit in quoted:
-        rate = _PER_UNIT.search(str(hit.get("text")))
-        if rate and rate.group(1) == unit:
-            per = int(rate.group(2).replace(",", ""))
-            return ctx.t(
-                f"\n{count}{unit}이면 {per:,}원 × {count} = {per * count:,}원입니다.",
-                f"\nFor {count} {_UNIT_KO_EN[unit]}{'s' if count > 1 else ''}: "
-                f"{per:,} × {count} = {per * count:,} won.",
+    # ('3박 4일 출장 일비는?': the count in the rate's own unit, the days, not the nights)
+    for asked in _COUNT_ASKED.finditer(ctx.turn.question):
+        count, unit = int(asked.group(1)), _UNIT_EN.get(asked.group(2).lower(), asked.group(2))
+        if len({r for u, r in rates if u == unit}) > 1:
+            return (
+                ""  # '서울 1박당 100,000원, 광역시 1박당 90,000원': which one is not ours to pick
             )
+        for hit in quoted:
+            rate = _PER_UNIT.search(str(hit.get("text")))
+            if rate and rate.group(1) == unit:
+                per = int(rate.group(2).replace(",", ""))
+                return ctx.t(
+                    f"\n{count}{unit}이면 {per:,}원 × {count} = {per * count:,}원입니다.",
+                    f"\nFor {count} {_UNIT_KO_EN[unit]}{'s' if count > 1 else ''}: "
+                    f"{per:,} × {count} = {per * count:,} won.",
+                )
     return ""
 
 
