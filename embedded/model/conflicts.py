@@ -43,6 +43,13 @@ def said_text(hit: dict[str, Any]) -> str:
     return _TRAILING_NOTE.sub("", str(hit.get("text") or ""))
 
 
+def other_figures(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Both articles state figures, and not the same ones ('100만' against '120만'): a
+    difference of substance, not of wording ('이 지침' for '이 규정')."""
+    left, right = _figures(said_text(a)), _figures(said_text(b))
+    return bool(left) and bool(right) and left != right
+
+
 def _same_point(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Same heading, or texts sharing most of their syllable pairs, yet not the same text
     nor the same figures (a document's management number or wording aside)."""
@@ -120,7 +127,7 @@ def _agreeing(
     return found[:1]
 
 
-def _in_force_together(a: dict[str, Any], b: dict[str, Any], on: str | None) -> bool:
+def in_force_together(a: dict[str, Any], b: dict[str, Any], on: str | None) -> bool:
     """Both articles were in force on ``on`` (or, with no date asked, at some same time).
 
     A guideline of 2021-04 does not conflict, in the summer of 2021, with a regulation
@@ -151,7 +158,7 @@ def conflict_note(
     others = [
         o
         for o in conflicting(top, every + [h for h in quoted or [] if h is not top])
-        if _in_force_together(top, o, ctx.ents.as_of)
+        if in_force_together(top, o, ctx.ents.as_of)
     ]
     if not others or not ctx.has("describe_regulation"):
         return None, ""

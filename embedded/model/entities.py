@@ -236,6 +236,9 @@ VAT_APART = re.compile(
 )
 """An amount given without its VAT ('4,800,000원 + VAT', 'VAT 별도')."""
 
+ARTICLE_NO = re.compile(r"제\s*(\d{1,3})\s*조|\barticle\s+(\d{1,3})\b", re.I)
+"""An article named by number ('제5조', 'article 5')."""
+
 HEARD = re.compile(
     r"던데|다더라|다는데|라는데|다며|랬는데|얘기|소문|[다라]고\s?했|사실이야|진짜야|[다라]고\s?들었"
     r"|\bheard\b|\brumou?r|\bsupposedly\b|\btold me\b|\bagreed?\b|\bis (?:that|it) true\b"

@@ -36,7 +36,7 @@ from embedded.model.entities import (
     verb_noun,
     without_dates,
 )
-from embedded.model.intents import ASKS_CONTACT, COMING_CHANGE, WHICH_IS_RIGHT
+from embedded.model.intents import ASKS_CONTACT, COMING_CHANGE, PARENT_CONFLICT, WHICH_IS_RIGHT
 from embedded.model.lexicon import (
     CUES,
     DEPARTMENTS,
@@ -288,6 +288,11 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         # the two texts side by side and said which governs; that question again
         return before
     cited = _cited_document(said) or _cited_document(before)
+    if cited and PARENT_CONFLICT.search(question) and not extract(question).title_words:
+        # '그중에 상위 규정이랑 내용이 안 맞는 게 있나요?' after a regulation's children:
+        # those of the document the answer named
+        rest = _AMONG.sub("", _without_marker(question), count=1)
+        return f"{cited} {rest.strip()}"
     if cited and _NAMED_VERSION.search(question) and not extract(question).title_words:
         # 'And when does the version 5 draft take effect?': a version of the document cited
         return f"{cited} {_without_marker(question)}"

@@ -9,7 +9,15 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from embedded.model.departments import asks_per_department
-from embedded.model.entities import HEARD, MINE, VAT_APART, amount_spans, date_phrase, extract
+from embedded.model.entities import (
+    ARTICLE_NO,
+    HEARD,
+    MINE,
+    VAT_APART,
+    amount_spans,
+    date_phrase,
+    extract,
+)
 from embedded.model.lexicon import (
     APPROVERS,
     CUES,
@@ -354,7 +362,8 @@ _OWN_RECORDED = re.compile(
 """A figure a record shows ('21일로 나와있는데')."""
 _CITATION_ASKED = re.compile(r"근거\s*(?:doc_?no|문서\s?번호|조항|조문)", re.I)
 _AGREES = re.compile(
-    r"일치|같은지|같아\?|맞는지|어긋나|충돌|상충|다른지|다르지|\bconsistent\b|\bmatch(?:es)?\b"
+    r"일치|같은지|같아\?|맞는지|어긋나|충돌|상충|다른지|다르지|다른데|달라|뭐가\s?맞|어느\s?쪽"
+    r"|\bwhich (?:one )?(?:is right|applies|wins)\b|\bconsistent\b|\bmatch(?:es)?\b"
     r"|\bconflicts?\b|\bagree",
     re.I,
 )
@@ -534,6 +543,19 @@ _UNIT_WORDS = ("나눠", "나누어", "쪼개", "반나절", "반차", "시간 �
 _UNIT_WORDS_EN = ("split", "half day", "half-day", "in halves", "by the hour", "hourly")
 
 
+PARENT_CONFLICT = re.compile(
+    r"(?:상위|모\s?규정|근거\s?(?:규정|문서)).{0,16}(?:안\s?맞|다른|다르게|달라|충돌|어긋|상충|모순|불일치)"
+    r"|\b(?:contradict|conflict(?:s|ing)? with|disagree with|inconsistent with|out of line with)"
+    r"\s+(?:their|its|the)\s+(?:parent|higher|upper)",
+    re.I,
+)
+"""Which documents say otherwise than the one they derive from is asked."""
+_MANY_ASKED = re.compile(
+    r"그\s?중|하위|아래|밑에|딸린|어느|어떤|있나|있어|있는지|있습니까|뭐가\s?있"
+    r"|\b(?:which|any|under|below|children|documents|guidelines)\b",
+    re.I,
+)
+"""Documents asked of in the plural ('그중에 … 있나요?', 'which guidelines under …')."""
 _MAY_USE = re.compile(
     r"써도|쓸\s?수|사용할\s?수|사용해도|가능|되나요?\?|돼\?|\b(?:can|may|allowed|ok to)\b", re.I
 )
@@ -836,6 +858,12 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     ),
     # 'What purchase amount can a team lead approve on their own?': the band of an approver.
     ("ceiling", lambda q, e: _purchase(q) and _approver_limit_asked(q)),
+    # '그중에 상위 규정이랑 내용이 안 맞는 게 있나요?' after a regulation's children:
+    # each child set beside its parent, not the list again
+    (
+        "parent_conflicts",
+        lambda q, e: PARENT_CONFLICT.search(q) is not None and _MANY_ASKED.search(q) is not None,
+    ),
     ("impact", lambda q, e: cue(q, "impact")),
     ("derived", lambda q, e: cue(q, "derived")),
     # '흡연구역 관련 규정 뭐 있음?' asks what the rules say on a topic; links are asked
@@ -885,6 +913,9 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # '사규 개정 요청하려면 어떻게 해?', 'how do I ask for a guideline to be changed?': the
     # article on requesting a revision (and that this app can file one), not the document
     ("revision_how", lambda q, e: _REVISION_HOW.search(q) is not None),
+    # '근로시간 및 휴가규정 HR-REG-002의 제5조는 뭐라고 되어 있어?': that article's text,
+    # not the document's description
+    ("search", lambda q, e: bool(e.doc_nos or e.title_words) and ARTICLE_NO.search(q) is not None),
     ("describe", lambda q, e: _compares_document(q, e)),
     ("search", lambda q, e: _compares_rule(q, e)),
     # 'version history랑 draft 상태': the history (drafts included) describes the document.
@@ -1152,6 +1183,13 @@ REGISTRY: tuple[Intent, ...] = (
         (),
         ("query_hr", "search_regulations"),
         "purchase orders with each one's approver from the amount bands",
+    ),
+    Intent(
+        "parent_conflicts",
+        (),
+        ("doc_nos", "title_words"),
+        ("search_regulations", "impact_of_change", "describe_regulation"),
+        "the documents under one that state a point otherwise than their parent",
     ),
     Intent(
         "impact",
@@ -1589,7 +1627,7 @@ def split_parts(question: str) -> list[str]:
 # compares them ('서울이랑 부산 중에 어디가 더 비싸?').
 _AND_BARE = re.compile(r"(?<=[가-힣]{2})(?:이랑|랑|와|과)\s+(?=[가-힣A-Za-z0-9])")
 _COMPARING = re.compile(
-    r"중에|중\s|비교|차이|같아|같은|같나|달라|다른|다르|\s더\s|사이|vs"
+    r"중에|중\s|비교|차이|같아|같은|같나|달라|다른|다르|\s더\s|사이|vs|안\s?맞|일치|충돌|어긋"
     # ('숙박비 한도랑 일비 합치면 최대 얼마?': one sum)
     r"|합치|합쳐|합하|합계|더하|더해|총\s|총액|\bplus\b|\btotal\b",
     re.I,

@@ -44,7 +44,7 @@ from embedded.model.compose import (
     with_titles,
 )
 from embedded.model.conflicts import conflict_note, said_text, searched_article, tier_of
-from embedded.model.entities import korean_amount, resolve_relative, without_dates
+from embedded.model.entities import ARTICLE_NO, korean_amount, resolve_relative, without_dates
 from embedded.model.evidence import (
     MIN_SHARED,
     answering,
@@ -1468,12 +1468,9 @@ def _contact_lines(ctx: Ctx, hits: list[dict[str, Any]]) -> Blocks:
     return answer(not_found(ctx, topic_label(ctx)))
 
 
-_ARTICLE_NO = re.compile(r"제\s*(\d{1,3})\s*조|\barticle\s+(\d{1,3})\b", re.I)
-
-
 def _article_numbers(question: str) -> list[str]:
     """Articles named by number, as the rules print them ('article 2' is 제2조)."""
-    found = (f"제{m.group(1) or m.group(2)}조" for m in _ARTICLE_NO.finditer(question))
+    found = (f"제{m.group(1) or m.group(2)}조" for m in ARTICLE_NO.finditer(question))
     return list(dict.fromkeys(found))
 
 
