@@ -550,6 +550,11 @@ PARENT_CONFLICT = re.compile(
     re.I,
 )
 """Which documents say otherwise than the one they derive from is asked."""
+_REVISION_BROUGHT = re.compile(
+    r"새로\s?(?:들어|생|추가)|\bwhat (?:was|got) added\b|\bnewly added\b|\bwhat'?s new\b", re.I
+)
+"""What a revision brought in is asked ('최근 개정 때 뭐가 새로 들어갔는지'), not whether a
+rule stayed the same."""
 _MANY_ASKED = re.compile(
     r"그\s?중|하위|아래|밑에|딸린|어느|어떤|있나|있어|있는지|있습니까|뭐가\s?있"
     r"|\b(?:which|any|under|below|children|documents|guidelines)\b",
@@ -1688,6 +1693,12 @@ def _split(question: str) -> list[str]:
             # the first part names, when it asks something else about it.
             standalone = (
                 bool(named) and intent in DOCUMENT_INTENTS and intent not in {i for i, _ in seen}
+            ) or (
+                # '… 어떻게 되는지, 그리고 최근 개정 때 뭐가 새로 들어갔는지': the revision
+                # of the document the first part names, compared with the one before
+                bool(named or first.keywords)
+                and cue(piece, "version_compare")
+                and not cue(parts[-1] if parts else "", "version_compare")
             )
         if parts and _remark(piece) and piece.isascii():
             dropped = True
@@ -1718,6 +1729,7 @@ def _split(question: str) -> list[str]:
             parts
             and cue(piece, "version_compare")
             and all(cue(k, "version_compare") for k in ents.keywords)
+            and _REVISION_BROUGHT.search(piece) is None
         ):
             standalone = False  # '… 몇일까지 돼? 예전이랑 같아?': the same rule, then and now
         if parts and (

@@ -629,8 +629,9 @@ def _beside(
     return [text for _, text in lines], any(rank < 2 for rank, _ in lines)
 
 
-_RESTRICTED_MARK = "대외비"
-"""How an article says the details it points to are restricted ('그 기준은 대외비로 관리한다')."""
+_RESTRICTED_MARK = re.compile(r"대외비로\s*관리")
+"""How an article says the details it points to are restricted ('그 기준은 대외비로 관리한다';
+not an article that merely names the class, '대외비, 내부용, 공개로 분류')."""
 
 
 def last_look(ctx: Ctx) -> Blocks | None:
@@ -649,7 +650,7 @@ def last_look(ctx: Ctx) -> Blocks | None:
         return None
     every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
     for hit in every:
-        if _RESTRICTED_MARK in str(hit.get("text")) and strength(text, hit)[0] >= 2:
+        if _RESTRICTED_MARK.search(str(hit.get("text"))) and strength(text, hit)[0] >= 2:
             citation = cite(
                 ctx, str(hit.get("doc_no")), hit.get("version"), hit.get("effective_from")
             )
@@ -1950,7 +1951,7 @@ _EN_DOCUMENT_NAME = re.compile(
 def _restricted_note(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
     """An article quoted says its details are kept restricted ('그 기준은 대외비로
     관리한다'): the answer says so, rather than let the quote stand for the details."""
-    if not any(_RESTRICTED_MARK in str(h.get("text")) for h in quoted):
+    if not any(_RESTRICTED_MARK.search(str(h.get("text"))) for h in quoted):
         return ""
     return ctx.t(
         "\n\n참고: 이 조항이 말하는 세부 기준은 대외비로 관리되어, 열람 권한이 없으면 "
