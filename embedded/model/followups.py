@@ -207,6 +207,31 @@ _CHANGE_WORD = re.compile(
 """A word that says a figure changes or is settled ('늘린단', '확정된거임', 'raised')."""
 
 
+_BARE_EXTREME = re.compile(
+    r"^\s*(?:and|what about|how about|그럼|그리고|반대로)?\s*(?:the\s+)?"
+    r"(least|fewest|lowest|most|highest|제일\s?적게|가장\s?적게|제일\s?많이|가장\s?많이)"
+    r"(?:\s*(?:은|는|남은\s?사람은?|사람은?|one))?\s*[?？.]*\s*$",
+    re.I,
+)
+_EXTREME_SWAPS = (
+    (re.compile(r"\bmost\b", re.I), "least"),
+    (re.compile(r"\b(?:least|fewest)\b", re.I), "most"),
+    (re.compile(r"(제일|가장)\s?많이"), r"\1 적게"),
+    (re.compile(r"(제일|가장)\s?적게"), r"\1 많이"),
+)
+
+
+def _flipped_extreme(question: str, before: str) -> str | None:
+    """'and the least?' after 'who has the most annual leave left?': the question before,
+    its superlative turned round (None when the follow-up is no bare superlative)."""
+    if _BARE_EXTREME.match(question) is None:
+        return None
+    for pattern, other in _EXTREME_SWAPS:
+        if pattern.search(before):
+            return pattern.sub(other, before, count=1)
+    return None
+
+
 def _continue(question: str, earlier: tuple[str, str] | None) -> str:
     if not earlier or not earlier[0].strip() or DOC_NO.search(question):
         return question
@@ -239,6 +264,9 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
         if not _NOW_WORDS.search(question):
             return question
     before, said = earlier
+    flipped = _flipped_extreme(question, before)
+    if flipped:
+        return flipped
     amount = extract(before).amount
     if (
         amount is not None
@@ -456,7 +484,8 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
     if (
         leave
         and not _leave_type(body)
-        and (_ASKS_LIMIT.search(body) or aspects)
+        # ('이번달에 바뀐다던데 그럼 얼마나 늘어?': its change, asked with verbs alone)
+        and (_ASKS_LIMIT.search(body) or aspects or _CHANGE_WORD.search(body))
         # ('이번달에 늘어난다던데 몇일로 바뀌는거?': a change of it, said with a verb)
         and all(
             w in LEAVE_ASPECTS or w in FOLLOW_UP_GENERIC or _CHANGE_WORD.match(w) for w in aspects

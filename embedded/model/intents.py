@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from embedded.model.departments import asks_per_department
+from embedded.model.departments import asks_per_department, named_departments
 from embedded.model.entities import (
     ARTICLE_NO,
     HEARD,
@@ -468,6 +468,13 @@ _AGGREGATE_WORDS = (
     "많아?",
     "썼는지",
     "사용일수",
+    # a group's use set out ('팀원들 올해 육아휴직 쓴 현황 정리해줘', 'a summary of …')
+    "쓴 현황",
+    "사용 현황",
+    "사용현황",
+    "현황",
+    "summary",
+    "breakdown",
     "in total",
     "total",
     "sum",
@@ -504,7 +511,8 @@ _RULE_WORDS = (
 def _over_group(q: str) -> bool:
     """A count, sum, average or 'who' over a group's records ('우리 팀 … 다 합치면')."""
     lowered = f" {q.lower()} "
-    return any(w in lowered for w in _GROUP_WORDS) and any(
+    group = any(w in lowered for w in _GROUP_WORDS) or bool(named_departments(q))
+    return group and any(
         re.search(rf"\b{re.escape(w.strip())}\b", lowered) if w.isascii() else w in lowered
         for w in _AGGREGATE_WORDS
     )  # ('sum' is no word of 'summer')
@@ -555,6 +563,17 @@ _REVISION_BROUGHT = re.compile(
 )
 """What a revision brought in is asked ('최근 개정 때 뭐가 새로 들어갔는지'), not whether a
 rule stayed the same."""
+_ANNUAL = re.compile(r"연차|\bannual leave\b|\bvacation days\b|\bpto\b", re.I)
+_ENTITLED = re.compile(
+    r"받을\s?수|받아야|나와야|부여(?:받|돼|되)|\bshould i (?:get|have)\b|\bam i entitled\b"
+    r"|\bdo i get\b|\bi(?:'m| am) entitled\b",
+    re.I,
+)
+"""One's own entitlement is asked ('며칠 받을 수 있어?', 'should I get')."""
+_HOW_MUCH_MORE = re.compile(
+    r"얼마나\s?(?:늘|더|바뀌|달라)|몇\s?일\s?(?:더|늘)|\bhow many more\b", re.I
+)
+"""How much a figure grows is asked ('얼마나 늘어?')."""
 _MANY_ASKED = re.compile(
     r"그\s?중|하위|아래|밑에|딸린|어느|어떤|있나|있어|있는지|있습니까|뭐가\s?있"
     r"|\b(?:which|any|under|below|children|documents|guidelines)\b",
@@ -1046,6 +1065,18 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
             _names_leave(q) and MINE.search(q) is not None and bool(_OWN_RECORDED.search(q))
         ),
     ),
+    # '나 올해 연차 총 며칠 받을 수 있어?', 'How many annual leave days should I get this
+    # year under the rules?': one's own grant, which seniority adds to (the record and the
+    # rule it follows), not the base days of the article
+    (
+        "remaining",
+        lambda q, e: (
+            _ANNUAL.search(q) is not None
+            and cue(q, "self")
+            and _ENTITLED.search(q) is not None
+            and not _over_group(q)
+        ),
+    ),
     # A department's leave use; 'how many days a week can my team work from home'
     # names the team but asks a rule.
     (
@@ -1079,7 +1110,14 @@ INTENTS: list[tuple[str, Callable[[str, Entities], bool]]] = [
     # '… ERP에 21일로 잡혀 있던데 규정상 기본 연차는': the rule, the record only mentioned.
     ("usage", lambda q, e: _names_leave(q) and _own_record_asked(q) and not _rule_asked(q)),
     # '곧 바뀐다며? 언제부터 며칠로 늘어나?': the days and when they change, which the
-    # entitlement answer gives with the approved revision.
+    # entitlement answer gives with the approved revision ('이번달에 바뀐다던데 그럼 얼마나
+    # 늘어? 언제부터?': how much more, the same).
+    (
+        "rule_days",
+        lambda q, e: (
+            _names_leave(q) and cue(q, "upcoming") and _HOW_MUCH_MORE.search(q) is not None
+        ),
+    ),
     (
         "rule_days",
         lambda q, e: (

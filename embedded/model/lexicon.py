@@ -105,6 +105,12 @@ EN_TO_KO: dict[str, str] = {
     "day of the month": "매월",
     "payday": "지급일",
     "pay day": "지급일",
+    # when pay is paid ('what day of the month is salary paid?', 'paid on the same day')
+    "salary paid": "지급일",
+    "salary is paid": "지급일",
+    "paid on": "지급일",
+    "get paid": "지급일",
+    "are paid": "지급일",
     "probation": "수습",
     "carry over": "이월",
     "carry-over": "이월",
@@ -220,6 +226,10 @@ EN_TO_KO: dict[str, str] = {
     "overseas": "해외",
     "settlement": "정산",
     "reimburse": "정산",
+    # what the company pays of a cost ('How much would the company pay?'): its support
+    "company pay": "지원",
+    "company cover": "지원",
+    "company support": "지원",
     "side job": "겸직",
     "moonlight": "겸직",
     "second job": "겸직",
@@ -872,6 +882,10 @@ KO_PHRASES: dict[str, str] = {
     "과일 세트": "선물",
     "상품권": "상품권 선물",  # (a gift, and what the card may not buy)
     "기프티콘": "선물",
+    # a title said with the copula ('팀장인 내 연차는'): the title
+    "팀장인": "팀장",
+    "본부장인": "본부장",
+    "부서장인": "부서장",
     "깊티": "선물",
     "모바일 쿠폰": "선물",
     "기프트카드": "상품권 선물",

@@ -729,6 +729,13 @@ _NOT_ROSTER = (
     "청구",
     "경비",
     "발주",
+    # a purchase order by its short name ('우리 팀 PO 중에 반려된 거'), or a status of one
+    " po ",
+    " po중",
+    " po들",
+    " pos ",
+    "반려",
+    "rejected",
     "구매요청",
     "구매 요청",
     "결재",

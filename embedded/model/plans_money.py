@@ -244,6 +244,8 @@ def plan_ceiling(ctx: Ctx) -> Blocks:
 _TIMES = re.compile(
     r"\b(two|three|four)\b|(두|세|네)\s*(?:건|번|개|차례|대|대를)|(\d)\s*(?:건|번|개|대)", re.I
 )
+_GROUP_OWNED = re.compile(r"\bmy (?:department|dept|team|division|group)(?:'s)?\b", re.I)
+"""'my department's orders': the group's, not the asker's own."""
 _INTO_PARTS = re.compile(
     r"(?:두|세|네|\d)\s*(?:건|번|개|차례)\s*(?:으로|로)|\binto (?:two|three|four|\d)\b", re.I
 )
@@ -1487,8 +1489,8 @@ def plan_purchase_orders(ctx: Ctx) -> Blocks:
     if not apart:
         rows = in_status
     whose = set(looked_up(named_people(ctx.turn.question)))  # (a romanized name too)
-    if not whose and ctx.asker and MINE.search(ctx.turn.question):
-        whose = {ctx.asker}  # 'my … PO': the asker's own orders
+    if not whose and ctx.asker and MINE.search(_GROUP_OWNED.sub(" ", ctx.turn.question)):
+        whose = {ctx.asker}  # 'my … PO': the asker's own orders ('my team's': the team's)
     if whose and "성명" in columns:
         # '노민준 발주한 거': that person's orders, when the caller may see any of them.
         at = columns.index("성명")

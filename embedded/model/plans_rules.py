@@ -2081,6 +2081,10 @@ def _no_amount(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
         r"얼마|금액|\bcost\b|\bwon\b|\bpay\b|\bmoney\b", lowered
     ):
         return ""  # 'how much OT per week': hours asked, and stated ('1주 12시간')
+    if re.search(r"기간|동안|\bhow long\b|\bperiod\b", lowered) and any(
+        _QUANTITY_STATED.search(str(h.get("text"))) for h in quoted
+    ):
+        return ""  # '수습 기간은 얼마예요?': how long, and stated ('2개월의 수습 기간')
     return ctx.t(
         "규정에 금액이 적혀 있지 않아 얼마인지는 찾을 수 없습니다. ",
         "The regulations found state no amount for this, so I cannot find a figure. ",
