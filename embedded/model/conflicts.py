@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from embedded.model.compose import call, cite, hits_of, squash, titled
 from embedded.model.evidence import pairs, states_a_rule
+from embedded.model.intents import WHICH_IS_RIGHT
 
 if TYPE_CHECKING:
     from embedded.model.compose import Blocks, Ctx
@@ -155,11 +156,30 @@ def conflict_note(
     """
     every = [h for c in ctx.turn.all("search_regulations") for h in hits_of(c)]
     shown = {str(h.get("doc_no")) for h in quoted or []}
-    others = [
-        o
-        for o in conflicting(top, every + [h for h in quoted or [] if h is not top])
-        if in_force_together(top, o, ctx.ents.as_of)
-    ]
+    asked_which = any(w in ctx.turn.question.lower() for w in WHICH_IS_RIGHT)
+    # ('… says 1,000,000 — which applies?': the article stating a figure is the point, though
+    # another article of the document was quoted first)
+    figured = [h for h in quoted or [] if h is not top and _figures(said_text(h))]
+    for candidate in [top, *(figured if asked_which else [])]:
+        others = [
+            o
+            for o in conflicting(candidate, every + [h for h in quoted or [] if h is not candidate])
+            if in_force_together(candidate, o, ctx.ents.as_of)
+        ]
+        if others:
+            top = candidate
+            break
+    point = top if _figures(said_text(top)) or not figured else figured[0]
+    heading = str(point.get("article_title") or "")
+    if (
+        not others
+        and heading
+        and asked_which
+        and not any(c.input.get("question") == heading for c in ctx.turn.all("search_regulations"))
+    ):
+        # 'The 경조금 지급지침 says 1,000,000 — which applies?': the searches found that
+        # guideline only; its heading is searched once for the documents that say otherwise
+        return call(ctx, "search_regulations", {"question": heading}), ""
     if not others or not ctx.has("describe_regulation"):
         return None, ""
     sides = [top, *others]

@@ -109,7 +109,9 @@ _DAYS_FIGURE = re.compile(r"\d{1,3}\s*(?:-\s*day\b|days?\b|일(?:짜리|로|이)
 
 _CHANGING = re.compile(
     r"늘어나|늘어난|늘어날|늘린다|늘려|줄어드|줄어든|줄어들|바뀐다|바뀐다는|바뀔|오른다|올라간다"
-    r"|\b(?:increas|decreas|go(?:es|ing)? up|rais|chang)",
+    r"|\b(?:increas|decreas|go(?:es|ing)? up|rais|chang)"
+    # ('… a 30-day version. What's actually approved and when does it kick in?')
+    r"|\bwhat'?s (?:actually )?approved\b|\bkicks? in\b|\d+[- ]day version\b",
     re.I,
 )
 """A figure said to be coming ('30일로 늘어난다는', 'going up to 30 days')."""
