@@ -628,7 +628,10 @@ def _hire_extreme_asked(q: str) -> bool:
     lowered = q.lower()
     hire = "입사일" in asked_fields(q) or any(
         w in lowered
-        for w in (" hire", "최고참", "막내", "근무한", "근속", "다닌", "serving", "최장기")
+        for w in (
+            *(" hire", "최고참", "막내", "근무한", "근속", "다닌", "serving", "최장기"),
+            *("been with us", "been here", "with the company", "오래 다닌", "오래 일한"),
+        )
     )  # '제일 오래 근무한 직원': the first hire
     superlative = any(w in lowered for w in _HIRE_EXTREMES + _HIRE_EXTREMES_EN + ("최고참", "막내"))
     return hire and superlative and not named_people(q) and not _names_leave(q)
@@ -1731,14 +1734,26 @@ def _split(question: str) -> list[str]:
         else:
             # A piece naming nothing ('지금 개정 진행 중인 것도') asks about the document
             # the first part names, when it asks something else about it.
+            if named and intent not in DOCUMENT_INTENTS:
+                # ('…, and what is its parent?': asked of the document the first part names)
+                intent = detect_intent(f"{named} {piece}", extract(f"{named} {piece}"))
             standalone = (
-                bool(named) and intent in DOCUMENT_INTENTS and intent not in {i for i, _ in seen}
-            ) or (
-                # '… 어떻게 되는지, 그리고 최근 개정 때 뭐가 새로 들어갔는지': the revision
-                # of the document the first part names, compared with the one before
-                bool(named or first.keywords)
-                and cue(piece, "version_compare")
-                and not cue(parts[-1] if parts else "", "version_compare")
+                (bool(named) and intent in DOCUMENT_INTENTS and intent not in {i for i, _ in seen})
+                or (
+                    # 'How many people are in SAL and who's been with us the longest?': another
+                    # question of the same records (a head count, then the first hire)
+                    intent in _RECORD_INTENTS
+                    and bool(seen)
+                    and seen[-1][0] in _RECORD_INTENTS
+                    and intent != seen[-1][0]
+                )
+                or (
+                    # '… 어떻게 되는지, 그리고 최근 개정 때 뭐가 새로 들어갔는지': the revision
+                    # of the document the first part names, compared with the one before
+                    bool(named or first.keywords)
+                    and cue(piece, "version_compare")
+                    and not cue(parts[-1] if parts else "", "version_compare")
+                )
             )
         if parts and _remark(piece) and piece.isascii():
             dropped = True
