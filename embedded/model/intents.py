@@ -560,6 +560,8 @@ PARENT_CONFLICT = re.compile(
     re.I,
 )
 """Which documents say otherwise than the one they derive from is asked."""
+_ALSO_ALLOWED = re.compile(r"(?:것|거|건)도\s*(?:되나|돼|되나요|돼요|되냐|가능|괜찮)")
+"""Whether something else is allowed too ('… 나눠주는것도 되나'): of the same subject."""
 _REVISION_BROUGHT = re.compile(
     r"새로\s?(?:들어|생|추가)|\bwhat (?:was|got) added\b|\bnewly added\b|\bwhat'?s new\b", re.I
 )
@@ -2087,6 +2089,8 @@ def _names_own_topic(part: str) -> bool:
     ents = extract(part)
     if ents.title_words or ents.doc_nos or _records(part):
         return True
+    if _ALSO_ALLOWED.search(part):
+        return False  # '… 상품권 사서 나눠주는것도 되나': that too, with the first part's subject
     if _contact_only(part):
         return False  # '문의 전화번호도 알려줘': whom to call about the first part's topic
     if any(k in TOPIC_WORDS or k in LEAVE_TYPES or k in _OTHER_TRIP_COSTS for k in ents.keywords):

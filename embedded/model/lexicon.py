@@ -1372,6 +1372,12 @@ CUES: dict[str, tuple[str, ...]] = {
         "been finalised",
         "been finalized",
         "is it final",
+        # 'What happened to the 직제규칙 amendment?': where a revision went (rejected too)
+        "happened to the",
+        "amendment",
+        "개정 요청 어떻게",
+        "개정은 어떻게 됐",
+        "개정 어떻게 됐",
     ),
     "took_effect": (
         "시행됐",

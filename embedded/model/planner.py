@@ -334,7 +334,11 @@ def _plan_parts(
             part = resolve_followup(part, ((parts[index - 1], texts[-1]),))
             part = department_carried(part, parts[index - 1])
             part = _date_carried(part, parts[index - 1])
-            if _AGREEMENT.search(part) and any(w in texts[-1] for w in CONFLICT_NOTED):
+            if (
+                _AGREEMENT.search(part)
+                and not _NOW_ASKED.search(part)  # ('… 그때 기준은 뭐였고 지금은?': asked again)
+                and any(w in texts[-1] for w in CONFLICT_NOTED)
+            ):
                 # '… what was the limit? Did the guideline and the regulation agree?': the
                 # answer before set the two texts side by side and said which governs
                 continue
@@ -391,6 +395,7 @@ _AGREEMENT = re.compile(
     re.I,
 )
 """Whether two texts agree is asked."""
+_NOW_ASKED = re.compile(r"^\s*(?:지금|현재|요즘|now|today)|\b(?:now|today|currently)\b", re.I)
 _AT_THAT_TIME = re.compile(
     r"\b(?:at that time|back then|at the time|then)\b|그\s?때|당시|그\s?시점", re.I
 )
@@ -399,8 +404,8 @@ _AT_THAT_TIME = re.compile(
 def _date_carried(part: str, before: str) -> str:
     """A part asked 'at that time' with no date of its own is asked on the date the part
     before named ('In March 2023, …? Did the two agree at that time?')."""
-    if date_phrase(part) or not _AT_THAT_TIME.search(part):
-        return part
+    if date_phrase(part) or not _AT_THAT_TIME.search(part) or _NOW_ASKED.search(part):
+        return part  # ('지금 … 그때 기준은 뭐였고': the part asked now, whatever it repeats)
     when = date_phrase(before)
     if not when:
         return part
