@@ -498,3 +498,20 @@ def test_those_narrowed_keep_no_question_mark_to_split_at() -> None:
     listed = ("우리팀 경비청구 중에 아직 승인대기인거 몇건이야? 목록도", "… 4건입니다.")
     asked = resolve_followup("그중에 규정 상한 넘는거 있어?", (listed,))
     assert asked.count("?") == 1 and asked.endswith("상한 넘는거 있어?")
+
+
+def test_a_bare_superlative_turns_the_one_before_round() -> None:
+    most = ("who on my team has the most annual leave left?", "… 구주현 (20070099) — 25 days.")
+    assert resolve_followup("and the least?", (most,)) == (
+        "who on my team has the least annual leave left?"
+    )
+    ko = ("우리 팀에서 연차 제일 많이 남은 사람 누구야?", "… 구주현 — 25일.")
+    assert "제일 적게" in resolve_followup("그럼 제일 적게 남은 사람은?", (ko,))
+    # a superlative with a subject of its own is no bare one: not turned round
+    assert "least annual leave left" not in resolve_followup("and the least paid role?", (most,))
+
+
+def test_conflicts_among_those_listed_are_of_the_document_named() -> None:
+    listed = ("보수규정(HR-REG-006) 아래 지침 목록 좀", "HR-REG-006의 하위 문서는 4개입니다: …")
+    asked = resolve_followup("그중에 상위 규정이랑 내용이 안 맞는 게 있나요?", (listed,))
+    assert asked.startswith("HR-REG-006 ") and "상위 규정" in asked
