@@ -262,6 +262,12 @@ def _continue(question: str, earlier: tuple[str, str] | None) -> str:
             topic = " ".join(w for w in extract(now).keywords if w not in PLACES)
             return f"{now}? {topic} {rest}" if topic else f"{now}? {rest}"
         if not _NOW_WORDS.search(question):
+            # 'Someone told me the meeting raised Seoul to 150k. Is that in effect?' after
+            # the lodging caps: the figure heard, of the subject asked before
+            subject = [w for w in extract(without_dates(before)).keywords[:3] if w not in PLACES]
+            words = extract(question).keywords
+            if subject and not any(w in words for w in subject):
+                return f"{' '.join(subject)} {question}"
             return question
     before, said = earlier
     flipped = _flipped_extreme(question, before)

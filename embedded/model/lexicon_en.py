@@ -997,6 +997,17 @@ EN_TERMS: dict[str, str] = {
     "family members": "가족",
     "relatives": "가족",
     "family": "가족",
+    # a duty to report ('do I have to report that?'): what the rules call 신고
+    "have to report": "신고",
+    "need to report": "신고",
+    "report that": "신고",
+    "report it": "신고",
+    "declare it": "신고",
+    # a family member named by kin ('my brother works at one of our vendors')
+    "brother": "가족",
+    "sister": "가족",
+    "relative": "가족",
+    "cousin": "가족",
     "ethics officer": "윤리담당 부서",
     "ethics department": "윤리담당 부서",
     "ethics team": "윤리담당 부서",

@@ -1962,7 +1962,7 @@ def _restricted_note(ctx: Ctx, quoted: list[dict[str, Any]]) -> str:
 
 
 _EN_PLAIN = frozenset(
-    "accept receive send sent gave give given offer offered happens happen falls fall paid "
+    "worth accept receive send sent gave give given offer offered happens happen falls fall paid "
     "standard normal usual hours hour week weeks weekly daily monthly yearly month months "
     "expense expenses much many days need does have would about there their company please "
     "tell know want like this that with from what when which where should could take make "
