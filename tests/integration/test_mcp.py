@@ -245,6 +245,29 @@ def test_search_regulations_returns_the_framed_guarded_result(hong: McpProcess) 
     assert {"doc_no", "version", "effective_from", "stated_from", "text"} <= set(payload["hits"][0])
 
 
+def test_search_limit_brings_more_of_a_document_and_bad_limits_are_refused(
+    hong: McpProcess,
+) -> None:
+    # the default is five hits; a limit asks for more of the same ranking
+    text, failed = hong.call("search_regulations", {"question": "근로시간 및 휴가규정"})
+    assert not failed
+    default = payload_of(text, "search_regulations")["hits"]
+    text, failed = hong.call(
+        "search_regulations", {"question": "근로시간 및 휴가규정", "limit": 20}
+    )
+    assert not failed
+    more = payload_of(text, "search_regulations")["hits"]
+    assert len(default) == 5 < len(more) <= 20
+    assert [h["article_no"] for h in more[:5]] == [h["article_no"] for h in default]
+    articles = {h["article_no"] for h in more if h["doc_no"] == "HR-REG-002"}
+    assert "제5조" in articles and "제5조" not in {h["article_no"] for h in default}
+    for bad in (0, 21, "many"):
+        text, failed = hong.call(
+            "search_regulations", {"question": "근로시간 및 휴가규정", "limit": bad}
+        )
+        assert failed and "limit must be" in text
+
+
 def test_cho_sees_restricted_guideline_hong_does_not_same_call(
     hong: McpProcess, cho: McpProcess, platform: Any
 ) -> None:
