@@ -52,6 +52,20 @@ def _cue_pattern(words: tuple[str, ...]) -> re.Pattern[str] | None:
 _CUE_PATTERNS = {name: _cue_pattern(words) for name, words in CUES.items()}
 
 
+def _is_short_korean(word: str) -> bool:
+    """A one-syllable Korean cue with its space ('내 ', '나 '): a word of its own only."""
+    return len(word.strip()) == 1 and "가" <= word.strip() <= "힣"
+
+
+_SHORT_KOREAN = {
+    name: re.compile("|".join(rf"(?<![가-힣]){re.escape(w)}" for w in short))
+    for name, words in CUES.items()
+    if (short := [w for w in words if _is_short_korean(w)])
+}
+"""The one-syllable Korean cues of each name, matched only where a word starts ('국내 출장'
+holds no '내 ')."""
+
+
 @functools.lru_cache(maxsize=256)
 def _without_names(question: str) -> str:
     """The question with the people it names taken out ('남은서' holds no '남은')."""
@@ -71,7 +85,14 @@ def cue(question: str, name: str) -> bool:
     """
     lowered = f" {_without_names(question).lower()} "
     # Korean cues, and cues written with their spaces (' i ', 'my '), match as written.
-    if any(word in lowered for word in CUES[name] if not word.isascii() or word != word.strip()):
+    if any(
+        word in lowered
+        for word in CUES[name]
+        if (not word.isascii() or word != word.strip()) and not _is_short_korean(word)
+    ):
+        return True
+    short = _SHORT_KOREAN.get(name)
+    if short is not None and short.search(lowered):
         return True
     pattern = _CUE_PATTERNS[name]
     return pattern is not None and pattern.search(lowered) is not None

@@ -1971,6 +1971,7 @@ BEYOND_THE_TOOLS: tuple[str, ...] = (
     r"(?:시|노래|농담|(?<![a-z])jokes?)\s*(?:하나\s*)?(?:써|지어|해)\s*(?:줘|주세요|줄래)",
     r"기분.{0,12}(?:어떻게|어케)\s*해야",
     r"(?:영화|movie|음악|노래|책|맛집|드라마).{0,12}추천|추천.{0,8}(?:영화|movie|노래)",
+    r"\b(?:netflix|(?:shows?|movies?|series) to watch|what to watch|good (?:shows?|movies?))\b",
     # spreadsheet and office-tool how-tos, formulas and code written for the asker
     # ('직원 주민번호 전부 엑셀로 뽑아줘' asks for records, which the platform decides)
     r"(?:엑셀|\bexcel\b|스프레드시트|spreadsheet)(?:에서|에)?\s.{0,30}"

@@ -277,6 +277,13 @@ EN_TERMS: dict[str, str] = {
     "recommendation": "추천",
     "recommend": "추천",
     "recommended": "추천",
+    # a child's schooling paid ('children's university tuition'): 자녀 학자금, which no
+    # regulation names (the training-cost rule pays for the employee's own courses)
+    "children's university tuition": "자녀 학자금",
+    "children's tuition": "자녀 학자금",
+    "kids' tuition": "자녀 학자금",
+    "university tuition": "학자금",
+    "college tuition": "학자금",
     "tuition support": "교육비 지원",
     "tuition reimbursement": "교육비 지원",
     "course fee": "교육비",

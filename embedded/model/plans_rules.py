@@ -355,6 +355,10 @@ _MAX_SEARCHES = 4
 """Searches a plan makes before it stops looking (the rescue search counts)."""
 
 
+_PROCESS_ONLY = frozenset("계산 정산 지급 신청 처리 적용 확인 부담 지원 절차 방법".split())
+"""Words of what is done ('calculated', 'reimburse'), never the subject of a question."""
+
+
 def question_query(ctx: Ctx) -> tuple[str, str] | None:
     """The question as written, to search for, and the text to weigh articles by.
 
@@ -366,6 +370,11 @@ def question_query(ctx: Ctx) -> tuple[str, str] | None:
     of the question can be weighed.
     """
     words = " ".join(ctx.ents.keywords)
+    if not ctx.ko and ctx.ents.keywords and all(k in _PROCESS_ONLY for k in ctx.ents.keywords):
+        # 'How is severance pay calculated …?', '… reimburse children's tuition?': what is
+        # done to the subject ('계산', '정산') is left; any article that calculates is no
+        # answer about severance
+        return None
     if ctx.ko:
         query = " ".join(ctx.turn.question.split())
         text = f"{query} {words}"
@@ -1554,7 +1563,9 @@ def _subject_again(
     ]  # fmt: skip ('협력사에서' says where the gift comes from, not what it is)
     # (English: the Korean words it maps to, and the question for what it asks)
     text = ctx.turn.question if ctx.ko else f"{' '.join(ctx.ents.keywords)} {ctx.turn.question}"
-    for subject in missing[:2]:
+    for subject in [w for w in missing if w not in _PROCESS_ONLY][:2]:
+        # ('How is severance pay calculated?': '계산' alone is what is done, no subject;
+        # an article that calculates something else answers nothing)
         again = [
             c for c in ctx.turn.all("search_regulations") if c.input.get("question") == subject
         ]  # fmt: skip
