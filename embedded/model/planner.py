@@ -335,7 +335,8 @@ def _plan_parts(
             part = department_carried(part, parts[index - 1])
             part = _date_carried(part, parts[index - 1])
             if (
-                _AGREEMENT.search(part)
+                not labels  # (labelled parts are answered one for one)
+                and _AGREEMENT.search(part)
                 and not _NOW_ASKED.search(part)  # ('… 그때 기준은 뭐였고 지금은?': asked again)
                 and any(w in texts[-1] for w in CONFLICT_NOTED)
             ):
