@@ -334,8 +334,13 @@ def _int(value: Any) -> int:
         return 0
 
 
+def depth_of(row: dict[str, Any]) -> int:
+    """How many links a graph row is from the document asked about (1 when unsaid)."""
+    return _int(row.get("depth") or 1)
+
+
 def _graph_line(ctx: Ctx, row: dict[str, Any], indent: str) -> str:
-    depth = _int(row.get("depth") or 1)
+    depth = depth_of(row)
     level = ctx.t(f"{depth}단계", f"depth {depth}")
     parent = row.get("parent_doc_no")
     via = ctx.t(f"{parent} 아래", f"under {parent}") if parent and depth > 1 else ""
@@ -352,11 +357,11 @@ def _graph_lines(ctx: Ctx, rows: list[dict[str, Any]], start: str) -> str:
     SEC-GDL-003, though its parent is DEV-GDL-001).
     """
     known = {str(r.get("doc_no")) for r in rows} | {start}
-    if not all(r.get("parent_doc_no") in known for r in rows if _int(r.get("depth") or 1) > 1):
+    if not all(r.get("parent_doc_no") in known for r in rows if depth_of(r) > 1):
         return "\n".join(_graph_line(ctx, r, "") for r in rows)
     children: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
-        parent = str(r.get("parent_doc_no")) if _int(r.get("depth") or 1) > 1 else start
+        parent = str(r.get("parent_doc_no")) if depth_of(r) > 1 else start
         children.setdefault(parent, []).append(r)
     lines: list[str] = []
     shown: set[str] = set()
@@ -392,7 +397,7 @@ def _graph_rows(ctx: Ctx, tool: str, verb_ko: str, verb_en: str) -> Blocks:
     rows = [r for r in result.data.get("rows") or [] if r.get("doc_no") != doc_no]
     direct = any(w in ctx.turn.question.lower() for w in _DIRECT_WORDS)
     if direct:
-        rows = [r for r in rows if _int(r.get("depth") or 1) == 1]
+        rows = [r for r in rows if depth_of(r) == 1]
     name = f"{hit.get('title')}({doc_no})" if hit else doc_no
     if not rows:
         return answer(

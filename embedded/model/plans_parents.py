@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from embedded.model.compose import answer, call, cite, failure, hits_of, not_found, titled
+from embedded.model.compose import answer, call, cite, failure, not_found, titled
 from embedded.model.conflicts import (
     ORDER_QUERY,
     conflicting,
@@ -24,8 +24,8 @@ from embedded.model.conflicts import (
     searched_article,
 )
 from embedded.model.evidence import states_a_rule
-from embedded.model.plans_docs import resolve_doc
-from embedded.model.plans_rules import WHOLE_DOCUMENT_LIMIT, as_of, plan_search, topic_label
+from embedded.model.plans_docs import depth_of, resolve_doc
+from embedded.model.plans_rules import as_of, document_articles, plan_search, topic_label
 
 if TYPE_CHECKING:
     from embedded.model.compose import Blocks, Ctx
@@ -33,35 +33,6 @@ if TYPE_CHECKING:
 CHILDREN_CHECKED = 5
 """Documents under the one named whose articles are set beside their parent's (the
 turn's tool rounds bound how many can be read)."""
-
-
-def _depth(row: dict[str, Any]) -> int:
-    try:
-        return int(row.get("depth") or 1)
-    except (TypeError, ValueError):
-        return 1
-
-
-def _articles(ctx: Ctx, doc_no: str, title: str) -> tuple[Blocks | None, list[dict[str, Any]]]:
-    """(the search to make first, []) or (None, the document's articles a search by its
-    title returned)."""
-    done = next(
-        (
-            c
-            for c in ctx.turn.all("search_regulations")
-            if c.input.get("question") == title and c.input.get("limit")
-        ),
-        None,
-    )
-    if done is None:
-        args: dict[str, Any] = {"question": title, "limit": WHOLE_DOCUMENT_LIMIT}
-        when = as_of(ctx)
-        if when:
-            args["as_of"] = when
-        return call(ctx, "search_regulations", args), []
-    if done.failed:
-        return None, []
-    return None, [h for h in hits_of(done) if h.get("doc_no") == doc_no]
 
 
 def _title(ctx: Ctx, doc_no: str, hit: dict[str, Any] | None) -> tuple[Blocks | None, str]:
@@ -90,13 +61,13 @@ def plan_parent_conflicts(ctx: Ctx) -> Blocks:
     if graph.failed or graph.data is None:
         return answer(failure(ctx, graph))
     rows = [r for r in graph.data.get("rows") or [] if r.get("doc_no") != doc_no]
-    rows = sorted(rows, key=_depth)[:CHILDREN_CHECKED]
+    rows = sorted(rows, key=depth_of)[:CHILDREN_CHECKED]
     step, root_title = _title(ctx, doc_no, hit)
     if step:
         return step
     titles = {doc_no: root_title, **{str(r.get("doc_no")): str(r.get("title") or "") for r in rows}}
     parent_of = {
-        str(r.get("doc_no")): str(r.get("parent_doc_no") or doc_no) if _depth(r) > 1 else doc_no
+        str(r.get("doc_no")): str(r.get("parent_doc_no") or doc_no) if depth_of(r) > 1 else doc_no
         for r in rows
     }
     if not rows:
@@ -108,7 +79,7 @@ def plan_parent_conflicts(ctx: Ctx) -> Blocks:
         if not titles.get(doc):
             articles[doc] = []
             continue
-        step, found = _articles(ctx, doc, titles[doc])
+        step, found = document_articles(ctx, doc, titles[doc])
         if step:
             return step
         articles[doc] = found

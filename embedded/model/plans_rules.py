@@ -1488,11 +1488,20 @@ WHOLE_DOCUMENT_LIMIT = 20
 """Search hits asked for when one document's articles are wanted all at once."""
 
 
-def _whole_document(ctx: Ctx, top: dict[str, Any]) -> tuple[Blocks | None, list[dict[str, Any]]]:
-    """Every article of ``top``'s document a search by its title brings: (the step that
-    makes that search, []) first, then (None, its hits)."""
-    title = str(top.get("title") or "")
-    done = next((c for c in ctx.turn.all("search_regulations") if c.input.get("limit")), None)
+def document_articles(
+    ctx: Ctx, doc_no: str, title: str
+) -> tuple[Blocks | None, list[dict[str, Any]]]:
+    """Every article of one document a search by its title brings (search ranks by
+    words, so the title brings the document's own articles): (the step that makes that
+    search, []) first, then (None, the document's hits); (None, []) with no title."""
+    done = next(
+        (
+            c
+            for c in ctx.turn.all("search_regulations")
+            if c.input.get("question") == title and c.input.get("limit")
+        ),
+        None,
+    )
     if done is None:
         if not title:
             return None, []
@@ -1501,7 +1510,9 @@ def _whole_document(ctx: Ctx, top: dict[str, Any]) -> tuple[Blocks | None, list[
         if when:
             args["as_of"] = when
         return call(ctx, "search_regulations", args), []
-    return None, with_titles(ctx, hits_of(done)) if not done.failed else []
+    if done.failed:
+        return None, []
+    return None, [h for h in with_titles(ctx, hits_of(done)) if h.get("doc_no") == doc_no]
 
 
 def _named_articles(ctx: Ctx, hits: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -1793,10 +1804,10 @@ def plan_search(ctx: Ctx) -> Blocks:
         # 'What does Article 5 of HR-REG-002 say?': search ranks articles by words, not
         # number, so the document's whole text is asked for once (by its title, every
         # hit it allows) and the article named looked for among them
-        step, whole = _whole_document(ctx, top)
+        step, whole = document_articles(ctx, doc_no, str(top.get("title") or ""))
         if step:
             return step
-        numbered, missing = _named_articles(ctx, doc_hits(whole, doc_no))
+        numbered, missing = _named_articles(ctx, whole)
     quoted = numbered or quoted
     articles = [
         f"- {h.get('article_no') or ''} {h.get('article_title') or ''}: {h.get('text')}".strip()
